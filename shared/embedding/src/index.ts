@@ -1,0 +1,1 @@
+export type { Embedder } from './port.ts';

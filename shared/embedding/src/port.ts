@@ -1,0 +1,18 @@
+/**
+ * The `Embedder` port: text in, unit-length vectors out.
+ *
+ * Contract (every adapter: builtin, openai-compatible, remote embedder service):
+ * - `embed(texts)` returns one Float32Array of length `dimension` per input, in order,
+ *   L2-normalised (so a dot product is the cosine similarity).
+ * - The same text under the same `model` always gives the same vector.
+ * - A provider that is down throws `DependencyUnavailableError` naming the provider and the cause.
+ * - `check()` resolves when the provider can embed now (used by `/ready`).
+ */
+export interface Embedder {
+  /** Identifies model + version; stores record it and refuse to mix models. */
+  readonly model: string;
+  readonly dimension: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  check(): Promise<void>;
+  close?(): Promise<void>;
+}

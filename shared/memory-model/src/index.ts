@@ -1,0 +1,6 @@
+export * from './taxonomy.ts';
+export * from './limits.ts';
+export * from './time-range.ts';
+export * from './record.ts';
+export * from './requests.ts';
+export { contentHash } from './hash.ts';

@@ -1,0 +1,1 @@
+export { keywordTokens, estimateTokens } from './tokenize.ts';
