@@ -1,0 +1,63 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Versioned schema migrations, applied in order inside one transaction each.
+ * Never edit a released migration: add the next one.
+ * The vector table's dimension is fixed when the store is created (see store.ts).
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dimension: number) => void }> = [
+  {
+    version: 1,
+    up: (db, dimension) => {
+      db.exec(`
+        CREATE TABLE memories (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          tenant TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          agent_id TEXT,
+          session_id TEXT,
+          layer TEXT NOT NULL,
+          category TEXT NOT NULL,
+          content TEXT NOT NULL,
+          query TEXT,
+          tags TEXT NOT NULL,
+          metadata TEXT NOT NULL,
+          confidence REAL NOT NULL,
+          importance REAL,
+          proof_count INTEGER NOT NULL,
+          source TEXT NOT NULL,
+          occurred_at INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          valid_until INTEGER,
+          status TEXT NOT NULL,
+          superseded_by TEXT,
+          history TEXT NOT NULL,
+          access_count INTEGER NOT NULL,
+          last_accessed_at INTEGER,
+          decay_weight REAL NOT NULL,
+          content_hash TEXT NOT NULL,
+          embedding_model TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX memories_active_hash ON memories (tenant, user_id, layer, content_hash) WHERE status = 'active';
+        CREATE INDEX memories_scope ON memories (tenant, user_id, layer, status);
+        CREATE INDEX memories_session ON memories (tenant, session_id);
+        CREATE INDEX memories_created ON memories (tenant, created_at);
+        CREATE TABLE memory_tags (
+          memory_rowid INTEGER NOT NULL REFERENCES memories (rowid) ON DELETE CASCADE,
+          tag TEXT NOT NULL,
+          PRIMARY KEY (memory_rowid, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_tags_tag ON memory_tags (tag);
+        CREATE VIRTUAL TABLE memory_vectors USING vec0(
+          scope TEXT PARTITION KEY,
+          embedding float[${dimension}] distance_metric=cosine
+        );
+        CREATE VIRTUAL TABLE memory_terms USING fts5(scope, terms, tokenize = 'unicode61 remove_diacritics 0');
+      `);
+    },
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

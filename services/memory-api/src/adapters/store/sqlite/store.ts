@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BadRequestError, EmbeddingMismatchError } from '@hindsight/errors';
+import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { keywordTokens } from '@hindsight/text';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import {
+  type Candidate,
+  DuplicateContentError,
+  type EmbeddingSpace,
+  type LayerCounts,
+  type MemoryFilter,
+  type MemoryStore,
+  type Page,
+  type SearchScope,
+  type WriteBatch,
+} from '../../../memory/store-port.ts';
+import { reindexInstruction } from '../reindex.ts';
+import { filterToSql } from './filter-sql.ts';
+import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
+import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
+
+/** sqlite-vec refuses larger k in one k-NN query. */
+const MAX_KNN = 4096;
+const MAX_QUERY_TERMS = 48;
+
+/**
+ * The embedded long-term store: one SQLite file holding rows, a sqlite-vec index
+ * partitioned per (tenant, user) for k-NN, and an FTS5 index over
+ * `keywordTokens` terms for BM25. Every write is one transaction.
+ */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly backend = 'sqlite';
+  private db: Database | undefined;
+  private readonly statements = new Map<string, Statement>();
+  private space: EmbeddingSpace | undefined;
+
+  constructor(private readonly path: string) {}
+
+  async open(space: EmbeddingSpace): Promise<void> {
+    if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
+    const db = new BetterSqlite3(this.path);
+    sqliteVec.load(db);
+    db.pragma('journal_mode = WAL');
+    // FULL: a write acknowledged to a client survives a crash of the process and of the machine.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const meta = (key: string) =>
+      (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+
+    const builtWith = meta('embedding_model');
+    const builtDim = meta('embedding_dimension');
+    if (builtWith !== undefined && (builtWith !== space.model || Number(builtDim) !== space.dimension)) {
+      db.close();
+      throw new EmbeddingMismatchError(
+        reindexInstruction({ model: builtWith, dimension: Number(builtDim) }, space, `the store at ${this.path}`),
+      );
+    }
+    const version = Number(meta('schema_version') ?? 0);
+    const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version) continue;
+      db.transaction(() => {
+        migration.up(db, space.dimension);
+        setMeta.run('schema_version', String(migration.version));
+      })();
+    }
+    if (builtWith === undefined) {
+      setMeta.run('embedding_model', space.model);
+      setMeta.run('embedding_dimension', String(space.dimension));
+    }
+    if (Number(meta('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
+    this.db = db;
+    this.space = space;
+  }
+
+  async check(): Promise<void> {
+    this.sql('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  async commit(batch: WriteBatch): Promise<void> {
+    const db = this.database();
+    const insertRow = this.sql(
+      `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+    );
+    const updateRow = this.sql(`UPDATE memories SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND tenant = ?`);
+    const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
+    const insertVector = this.sql('INSERT INTO memory_vectors (rowid, scope, embedding) VALUES (?, ?, ?)');
+    const deleteVector = this.sql('DELETE FROM memory_vectors WHERE rowid = ?');
+    const upsertTerms = this.sql('INSERT OR REPLACE INTO memory_terms (rowid, scope, terms) VALUES (?, ?, ?)');
+    const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
+    const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
+
+    const indexText = (rowid: bigint, record: MemoryRecord) => {
+      upsertTerms.run(rowid, termScope(record.tenant, record.user_id), indexedTerms(record));
+      deleteTags.run(rowid);
+      for (const tag of record.tags) insertTag.run(rowid, tag);
+    };
+
+    db.transaction(() => {
+      for (const { record, vector } of batch.inserts) {
+        this.assertDimension(vector);
+        let rowid: bigint;
+        try {
+          rowid = BigInt(insertRow.run(...recordToValues(record)).lastInsertRowid);
+        } catch (error) {
+          if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
+          throw error;
+        }
+        insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
+        indexText(rowid, record);
+      }
+      for (const { record, vector } of batch.updates) {
+        const result = updateRow.run(...recordToValues(record), record.id, record.tenant);
+        if (result.changes === 0) throw new Error(`memory ${record.id} vanished during a write`);
+        const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
+        if (vector) {
+          this.assertDimension(vector);
+          deleteVector.run(rowid);
+          insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
+        }
+        indexText(rowid, record);
+      }
+    })();
+  }
+
+  async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
+    const row = this.sql('SELECT * FROM memories WHERE id = ? AND tenant = ?').get(id, tenant) as MemoryRow | undefined;
+    return row ? rowToRecord(row) : undefined;
+  }
+
+  async getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = this.sql(
+      `SELECT * FROM memories WHERE tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    ).all(tenant, ...ids) as MemoryRow[];
+    return rows.map(rowToRecord);
+  }
+
+  async findActiveByHash(
+    tenant: string,
+    userId: string,
+    layer: Layer,
+    contentHash: string,
+  ): Promise<MemoryRecord | undefined> {
+    const row = this.sql(
+      `SELECT * FROM memories WHERE tenant = ? AND user_id = ? AND layer = ? AND content_hash = ? AND status = 'active'`,
+    ).get(tenant, userId, layer, contentHash) as MemoryRow | undefined;
+    return row ? rowToRecord(row) : undefined;
+  }
+
+  async list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
+    const { where, params } = filterToSql(filter);
+    const after = cursor === undefined ? 0 : decodeCursor(cursor);
+    const rows = this.sql(`SELECT m.* FROM memories m WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`).all(
+      ...params,
+      after,
+      limit + 1,
+    ) as MemoryRow[];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(rowToRecord),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.rowid) : null,
+    };
+  }
+
+  async listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
+    const { where, params } = filterToSql(filter);
+    const rows = this.sql(`SELECT m.id FROM memories m WHERE ${where} ORDER BY m.rowid LIMIT ?`).all(
+      ...params,
+      limit,
+    ) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  async count(filter: MemoryFilter): Promise<number> {
+    const { where, params } = filterToSql(filter);
+    return (this.sql(`SELECT count(*) AS n FROM memories m WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  async vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]> {
+    this.assertDimension(vector);
+    const { where, params } = filterToSql(scope);
+    const knn = this.sql(
+      'SELECT rowid, distance FROM memory_vectors WHERE embedding MATCH ? AND k = ? AND scope = ? ORDER BY distance',
+    );
+    const partition = vectorScope(scope.tenant, scope.userId);
+    // Filters are applied after the k-NN; widen the neighbourhood until enough survive.
+    let fetch = Math.min(MAX_KNN, Math.max(k * 4, 64));
+    for (;;) {
+      const neighbours = knn.all(vector, fetch, partition) as Array<{ rowid: number; distance: number }>;
+      if (neighbours.length === 0) return [];
+      const allowed = this.sql(
+        `SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid IN (${neighbours.map(() => '?').join(', ')})`,
+      ).all(...params, ...neighbours.map((n) => n.rowid)) as Array<{ rowid: number; id: string }>;
+      const idByRowid = new Map(allowed.map((a) => [a.rowid, a.id]));
+      const hits: Candidate[] = [];
+      for (const n of neighbours) {
+        const id = idByRowid.get(n.rowid);
+        if (id !== undefined) hits.push({ id, score: 1 - n.distance });
+        if (hits.length === k) break;
+      }
+      if (hits.length >= k || neighbours.length < fetch || fetch >= MAX_KNN) return hits;
+      fetch = Math.min(MAX_KNN, fetch * 4);
+    }
+  }
+
+  async keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]> {
+    const unique = [...new Set(terms)].slice(0, MAX_QUERY_TERMS);
+    if (unique.length === 0) return [];
+    const match = `scope:"${termScope(scope.tenant, scope.userId)}" AND terms:(${unique.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ')})`;
+    const { where, params } = filterToSql(scope);
+    const rows = this.sql(
+      `SELECT m.id, bm25(memory_terms, 0.0, 1.0) AS rank FROM memory_terms f JOIN memories m ON m.rowid = f.rowid
+       WHERE memory_terms MATCH ? AND ${where} ORDER BY rank LIMIT ?`,
+    ).all(match, ...params, k) as Array<{ id: string; rank: number }>;
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = this.sql(
+      `SELECT m.id, vec_distance_cosine(v.embedding, ?) AS distance FROM memories m JOIN memory_vectors v ON v.rowid = m.rowid
+       WHERE m.tenant = ? AND m.id IN (${ids.map(() => '?').join(', ')})`,
+    ).all(vector, tenant, ...ids) as Array<{ id: string; distance: number }>;
+    return new Map(rows.map((r) => [r.id, 1 - r.distance]));
+  }
+
+  async recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    this.sql(
+      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    ).run(at, tenant, ...ids);
+  }
+
+  async deleteMany(tenant: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const db = this.database();
+    const rowidOf = this.sql('SELECT rowid FROM memories WHERE tenant = ? AND id = ?');
+    const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
+    const deleteVector = this.sql('DELETE FROM memory_vectors WHERE rowid = ?');
+    const deleteTerms = this.sql('DELETE FROM memory_terms WHERE rowid = ?');
+    return db.transaction(() => {
+      let removed = 0;
+      for (const id of ids) {
+        const row = rowidOf.get(tenant, id) as { rowid: number } | undefined;
+        if (!row) continue;
+        const rowid = BigInt(row.rowid);
+        deleteVector.run(rowid);
+        deleteTerms.run(rowid);
+        removed += deleteRow.run(rowid).changes;
+      }
+      return removed;
+    })();
+  }
+
+  async countByLayer(tenant?: string): Promise<LayerCounts[]> {
+    const rows = (
+      tenant === undefined
+        ? this.sql('SELECT layer, status, count(*) AS count FROM memories GROUP BY layer, status').all()
+        : this.sql('SELECT layer, status, count(*) AS count FROM memories WHERE tenant = ? GROUP BY layer, status').all(
+            tenant,
+          )
+    ) as Array<{ layer: Layer; status: MemoryStatus; count: number }>;
+    return rows;
+  }
+
+  private database(): Database {
+    if (!this.db) throw new Error('store is not open');
+    return this.db;
+  }
+
+  private sql(source: string): Statement {
+    let statement = this.statements.get(source);
+    if (!statement) {
+      statement = this.database().prepare(source);
+      this.statements.set(source, statement);
+    }
+    return statement;
+  }
+
+  private assertDimension(vector: Float32Array): void {
+    if (this.space && vector.length !== this.space.dimension) {
+      throw new Error(`vector has dimension ${vector.length}, the store holds ${this.space.dimension}`);
+    }
+  }
+}
+
+/** Text indexed for keyword search: the question a memory answers plus its content. */
+function indexedTerms(record: MemoryRecord): string {
+  return keywordTokens(record.query ? `${record.query} ${record.content}` : record.content).join(' ');
+}
+
+function vectorScope(tenant: string, userId: string): string {
+  return `${tenant}\u001f${userId}`;
+}
+
+/** One FTS token standing for (tenant, user), so the keyword match is confined to that partition. */
+function termScope(tenant: string, userId: string): string {
+  return `s${createHash('sha256').update(vectorScope(tenant, userId)).digest('hex').slice(0, 24)}`;
+}
+
+function isUniqueViolation(error: unknown, columnHint: string): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    error.message.includes(columnHint)
+  );
+}
+
+function encodeCursor(rowid: number): string {
+  return Buffer.from(String(rowid)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const value = Number(Buffer.from(cursor, 'base64url').toString());
+  if (!Number.isSafeInteger(value) || value < 0) throw new BadRequestError('cursor is not one this API returned');
+  return value;
+}

@@ -1,0 +1,70 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { loggerOptions, type Logger } from '@hindsight/logger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { MemoryApiConfig } from './config.ts';
+import { type ApiKeys, bearerKey } from './http/api-keys.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import type { MemoryService } from './memory/service.ts';
+import { healthRoutes, type ReadinessCheck } from './routes/health.ts';
+import { memoryRoutes } from './routes/memories.ts';
+import { searchRoutes } from './routes/search.ts';
+import { shortFormRoutes } from './routes/short-form.ts';
+import type { Idempotency } from './routes/write-reply.ts';
+
+export interface AppDeps {
+  config: MemoryApiConfig;
+  memory: MemoryService;
+  keys: ApiKeys;
+  idempotency: Idempotency;
+  readiness: readonly ReadinessCheck[];
+  /** A pino logger to share; when absent Fastify makes one at LOG_LEVEL. */
+  logger?: Logger;
+}
+
+/** Builds memory-api from its dependencies. Never listens: main.ts does, tests `inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: loggerOptions({ service: 'memory-api', level: config.LOG_LEVEL }) }),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'hindsight memory-api',
+        description: 'Long-term and working memory for LLM agents. Send `Authorization: Bearer <API key>`.',
+        version: '0.1.0',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  if (config.RATE_LIMIT_PER_MINUTE > 0) {
+    await app.register(rateLimit, {
+      max: config.RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => bearerKey(request.headers) ?? request.ip,
+      allowList: (request) => request.url === '/health' || request.url === '/ready',
+    });
+  }
+  registerAuth(app, deps.keys);
+
+  await app.register(healthRoutes(deps.readiness));
+  await app.register(shortFormRoutes(deps.memory, deps.idempotency));
+  await app.register(memoryRoutes(deps.memory, deps.idempotency));
+  await app.register(searchRoutes(deps.memory));
+  return app;
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { env, loadConfig } from '@hindsight/config';
+import { z } from 'zod';
+
+/** Every environment variable memory-api reads. The README's configuration table mirrors this. */
+export const MemoryApiEnv = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: env.port(8001),
+  LOG_LEVEL: env.logLevel(),
+  DATA_DIR: z.string().default('./data'),
+  /** `tenant:key,tenant:key`. */
+  API_KEYS: env.optionalString(),
+  /** A file with one `tenant:key` per line (secrets mounted by compose). */
+  API_KEYS_FILE: env.optionalString(),
+  ADMIN_API_KEY: env.optionalString(),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key this deployment owns (working memory, idempotency, queue). */
+  REDIS_PREFIX: z.string().default('hindsight'),
+  VECTOR_STORE: z.enum(['sqlite', 'qdrant']).default('sqlite'),
+  QDRANT_URL: env.optionalString(),
+  QDRANT_API_KEY: env.optionalString(),
+  QDRANT_COLLECTION_PREFIX: z.string().default('hindsight'),
+  /** The embedder service; unset → embed in process. */
+  EMBEDDER_URL: env.optionalString(),
+  EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
+  EMBEDDINGS_DIM: env.int(384, 16, 8192),
+  EMBEDDINGS_BASE_URL: env.optionalString(),
+  EMBEDDINGS_MODEL: env.optionalString(),
+  EMBEDDINGS_API_KEY: env.optionalString(),
+  EMBEDDINGS_TIMEOUT_MS: env.int(10_000, 100),
+  MERGE_THRESHOLD: env.number(0.92, 0, 1),
+  CONTRADICTION_THRESHOLD: env.number(0.3, 0, 1),
+  DEFAULT_CONFIDENCE: env.number(0.9, 0, 1),
+  GUARD_INSTRUCTIONS: z.enum(['reject', 'quarantine']).default('reject'),
+  GUARD_RAW_DUMPS: z.enum(['reject', 'quarantine']).default('reject'),
+  RANK_SIMILARITY_WEIGHT: env.number(0.6, 0),
+  RANK_CONFIDENCE_WEIGHT: env.number(0.2, 0),
+  RANK_RECENCY_WEIGHT: env.number(0.2, 0),
+  RANK_RECENCY_DAYS: env.number(30, 0.001),
+  RANK_RRF_K: env.number(60, 1),
+  /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
+  RANK_CATEGORY_WEIGHTS: z
+    .string()
+    .default('{"preference":1.2,"commitment":1.3,"decision":1.1}')
+    .transform((raw, ctx) => {
+      try {
+        const parsed = z.record(z.string(), z.number().min(0)).parse(JSON.parse(raw));
+        return parsed;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of category → non-negative number' });
+        return z.NEVER;
+      }
+    }),
+  SEARCH_DEADLINE_MS: env.int(3000, 1),
+  SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
+  BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
+  /** Requests per minute per API key; 0 turns the limit off. */
+  RATE_LIMIT_PER_MINUTE: env.int(6000, 0),
+  IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
+});
+
+export type MemoryApiConfig = ReturnType<typeof loadMemoryApiConfig>;
+
+export function loadMemoryApiConfig(source: Record<string, string | undefined> = process.env) {
+  const parsed = loadConfig('memory-api', MemoryApiEnv, source);
+  return Object.freeze({ ...parsed, DATABASE_PATH: join(parsed.DATA_DIR, 'memory.db') });
+}

@@ -1,0 +1,82 @@
+import type { Embedder } from '@hindsight/embedding';
+import type { Logger } from '@hindsight/logger';
+import { Redis } from 'ioredis';
+import { createEmbedderFromConfig } from './adapters/embedder.ts';
+import { IdempotencyCache } from './adapters/redis/idempotency.ts';
+import { createMemoryStore } from './adapters/store/create-store.ts';
+import type { MemoryApiConfig } from './config.ts';
+import { ApiKeys } from './http/api-keys.ts';
+import { RuleContradictionJudge } from './memory/contradiction.ts';
+import { createMemoryService, type MemoryService } from './memory/service.ts';
+import type { ReadinessCheck } from './routes/health.ts';
+
+/** Everything memory-api runs on, opened in order and closed in reverse. */
+export interface Dependencies {
+  memory: MemoryService;
+  keys: ApiKeys;
+  redis: Redis;
+  idempotency: IdempotencyCache;
+  readiness: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+export async function openDependencies(config: MemoryApiConfig, log: Logger): Promise<Dependencies> {
+  const keys = ApiKeys.fromConfig(config);
+  // memory-api produces: a Redis outage must fail requests fast, not queue them.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: true });
+  redis.on('error', (error) => log.error({ err: error }, 'redis connection error'));
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    await redis.connect();
+    closers.push(() => redis.quit());
+    const embedder: Embedder = await createEmbedderFromConfig(config, log);
+    closers.push(async () => embedder.close?.());
+    const store = createMemoryStore(config, log);
+    await store.open({ model: embedder.model, dimension: embedder.dimension });
+    closers.push(() => store.close());
+
+    const memory = createMemoryService({
+      store,
+      embedder,
+      judge: new RuleContradictionJudge(),
+      write: {
+        mergeThreshold: config.MERGE_THRESHOLD,
+        contradictionThreshold: config.CONTRADICTION_THRESHOLD,
+        singleSourceModelConfidenceCap: 0.7,
+        defaultConfidence: config.DEFAULT_CONFIDENCE,
+      },
+      search: {
+        deadlineMs: config.SEARCH_DEADLINE_MS,
+        candidateFactor: config.SEARCH_CANDIDATE_FACTOR,
+        ranking: {
+          similarity: config.RANK_SIMILARITY_WEIGHT,
+          confidence: config.RANK_CONFIDENCE_WEIGHT,
+          recency: config.RANK_RECENCY_WEIGHT,
+          recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
+          rrfK: config.RANK_RRF_K,
+          categoryWeights: config.RANK_CATEGORY_WEIGHTS,
+        },
+      },
+      guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
+      log,
+    });
+    return {
+      memory,
+      keys,
+      redis,
+      idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS),
+      readiness: [
+        { name: 'store', check: () => store.check() },
+        { name: 'embedder', check: () => embedder.check() },
+        { name: 'redis', check: async () => void (await redis.ping()) },
+      ],
+      close: async () => {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    redis.disconnect();
+    throw error;
+  }
+}

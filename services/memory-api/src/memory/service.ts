@@ -1,0 +1,62 @@
+import type { Embedder } from '@hindsight/embedding';
+import type { Logger } from '@hindsight/logger';
+import type { MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import type { ContradictionJudge } from './contradiction.ts';
+import type { GuardPolicy } from './guard.ts';
+import type { ManageDeps } from './manage.ts';
+import { type ExtraCandidateSource, type SearchSettings, searchMemories } from './search.ts';
+import type { MemoryStore } from './store-port.ts';
+import { type WriteContext, type WriteSettings, writeMemories } from './write.ts';
+
+/** The memory domain wired to its adapters: what routes, MCP tools and jobs call. */
+export interface MemoryService {
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  readonly manage: ManageDeps;
+  write(ctx: WriteContext, inputs: readonly MemoryInput[]): Promise<WriteResult[]>;
+  search(tenant: string, request: SearchRequest): Promise<SearchResponse>;
+}
+
+export interface MemoryServiceDeps {
+  store: MemoryStore;
+  embedder: Embedder;
+  judge: ContradictionJudge;
+  write: Omit<WriteSettings, 'guard'>;
+  search: SearchSettings;
+  guard: GuardPolicy;
+  log: Logger;
+  session?: ExtraCandidateSource;
+}
+
+export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
+  const writeDeps = {
+    store: deps.store,
+    embedder: deps.embedder,
+    judge: deps.judge,
+    settings: { ...deps.write, guard: deps.guard },
+    log: deps.log,
+  };
+  // Access statistics are recorded after the answer is sent, never on the hot path.
+  const onReturned = (tenant: string, ids: string[]) => {
+    setImmediate(() => {
+      deps.store
+        .recordAccess(tenant, ids, Date.now())
+        .catch((error: unknown) => deps.log.error({ err: error }, 'recording memory access failed'));
+    });
+  };
+  const searchDeps = {
+    store: deps.store,
+    embedder: deps.embedder,
+    settings: deps.search,
+    log: deps.log,
+    onReturned,
+    ...(deps.session ? { session: deps.session } : {}),
+  };
+  return {
+    store: deps.store,
+    embedder: deps.embedder,
+    manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard },
+    write: (ctx, inputs) => writeMemories(writeDeps, ctx, inputs),
+    search: (tenant, request) => searchMemories(searchDeps, tenant, request),
+  };
+}

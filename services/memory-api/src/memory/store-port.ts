@@ -1,0 +1,113 @@
+import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+
+/**
+ * Which memories a query may see. `tenant` is always set by the caller from the
+ * API key, never from a request body; adapters must apply it as a hard filter.
+ */
+export interface MemoryFilter {
+  tenant: string;
+  userId?: string;
+  agentId?: string;
+  sessionId?: string;
+  layers?: readonly Layer[];
+  categories?: readonly string[];
+  /** Matches a memory carrying at least one of these tags. */
+  tags?: readonly string[];
+  statuses?: readonly MemoryStatus[];
+  /** occurred_at window in epoch ms, inclusive. */
+  occurredFrom?: number;
+  occurredTo?: number;
+  /** created_at strictly before, epoch ms (forget `before`). */
+  createdBefore?: number;
+  /** Only memories still valid at this time (valid_until unset or later), epoch ms. */
+  validAt?: number;
+  ids?: readonly string[];
+}
+
+/** A search scope is always one user of one tenant (the partition k-NN runs in). */
+export type SearchScope = MemoryFilter & { userId: string };
+
+export interface Candidate {
+  id: string;
+  /** Cosine similarity for dense search, a positive relevance (higher is better) for keyword search. */
+  score: number;
+}
+
+export interface NewMemory {
+  record: MemoryRecord;
+  vector: Float32Array;
+}
+
+export interface MemoryUpdate {
+  record: MemoryRecord;
+  /** Present when the embedded text changed. */
+  vector?: Float32Array;
+}
+
+/** Everything one write changes; applied all-or-nothing. */
+export interface WriteBatch {
+  inserts: NewMemory[];
+  updates: MemoryUpdate[];
+}
+
+export interface EmbeddingSpace {
+  model: string;
+  dimension: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface LayerCounts {
+  layer: Layer;
+  status: MemoryStatus;
+  count: number;
+}
+
+/**
+ * The long-term memory store port (episodic + semantic layers).
+ *
+ * Contract, checked by test/adapters/store/contract.ts against every adapter:
+ * - `open` creates or migrates the schema and records the embedding space; opening a
+ *   store built with another model or dimension throws `EmbeddingMismatchError`.
+ * - `commit` applies all inserts and updates atomically (row + vector + keyword index);
+ *   an insert whose (tenant, user, layer, content_hash) already exists as active throws
+ *   `DuplicateContentError`, and nothing of the batch is applied.
+ * - Every read is confined to `filter.tenant`.
+ * - `list` pages in a stable order; following `nextCursor` yields each match exactly once.
+ * - `vectorSearch` returns cosine similarities best first; `keywordSearch` BM25-like
+ *   relevance best first over `keywordTokens` terms; both honour every filter field.
+ */
+export interface MemoryStore {
+  readonly backend: string;
+  open(space: EmbeddingSpace): Promise<void>;
+  check(): Promise<void>;
+  close(): Promise<void>;
+
+  commit(batch: WriteBatch): Promise<void>;
+  get(tenant: string, id: string): Promise<MemoryRecord | undefined>;
+  getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]>;
+  findActiveByHash(tenant: string, userId: string, layer: Layer, contentHash: string): Promise<MemoryRecord | undefined>;
+  list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>>;
+  listIds(filter: MemoryFilter, limit: number): Promise<string[]>;
+  count(filter: MemoryFilter): Promise<number>;
+
+  vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]>;
+  keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]>;
+  /** Cosine similarity of the given memories to `vector` (for candidates found by keyword only). */
+  similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>>;
+
+  recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void>;
+  /** Hard delete (explicit forget, user erasure, retention). Returns how many were removed. */
+  deleteMany(tenant: string, ids: readonly string[]): Promise<number>;
+  countByLayer(tenant?: string): Promise<LayerCounts[]>;
+}
+
+export class DuplicateContentError extends Error {
+  constructor(readonly contentHash: string) {
+    super(`an active memory with content hash ${contentHash} already exists`);
+    this.name = 'DuplicateContentError';
+  }
+}

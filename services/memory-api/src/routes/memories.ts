@@ -1,0 +1,128 @@
+import {
+  ListQuery,
+  MemoryBatchInput,
+  MemoryInput,
+  MemoryList,
+  MemoryPatch,
+  MemoryRecord,
+  WriteBatchResult,
+  WriteResult,
+} from '@hindsight/memory-model';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { getMemory, listMemories, memoryHistory, patchMemory, restoreMemory } from '../memory/manage.ts';
+import type { MemoryService } from '../memory/service.ts';
+import { ErrorResponses, IdParams } from './schemas.ts';
+import { idempotent, type Idempotency, writeStatusCode } from './write-reply.ts';
+
+const HistoryResponse = z.object({
+  id: z.string(),
+  status: z.string(),
+  superseded_by: z.string().nullable(),
+  entries: z.array(z.object({ at: z.string(), action: z.string(), content: z.string(), note: z.string().optional(), memory_id: z.string() })),
+});
+
+export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/v1/memories',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Write one memory, or a batch `{items: [...]}` (≤ 1000, all-or-nothing)',
+          body: z.union([MemoryBatchInput, MemoryInput]),
+          response: { 200: z.union([WriteResult, WriteBatchResult]), 201: z.union([WriteResult, WriteBatchResult]), ...ErrorResponses },
+        },
+      },
+      async (request, reply) =>
+        idempotent<WriteResult | { items: WriteResult[] }>(idempotency, request, reply, async () => {
+          const body = request.body;
+          if ('items' in body) {
+            const items = await memory.write({ tenant: request.tenant, via: 'api' }, body.items);
+            return { statusCode: items.some((i) => writeStatusCode(i) === 201) ? 201 : 200, body: { items } };
+          }
+          const [result] = (await memory.write({ tenant: request.tenant, via: 'api' }, [body])) as [WriteResult];
+          return { statusCode: writeStatusCode(result), body: result };
+        }),
+    );
+
+    app.get(
+      '/v1/memories',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'List memories with filters and cursor pagination',
+          querystring: ListQuery,
+          response: { 200: MemoryList, ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const page = await listMemories(memory.manage, request.tenant, request.query);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
+    );
+
+    app.get(
+      '/v1/memories/:id',
+      { schema: { tags: ['memories'], params: IdParams, response: { 200: MemoryRecord, ...ErrorResponses } } },
+      async (request) => getMemory(memory.manage, request.tenant, request.params.id),
+    );
+
+    app.patch(
+      '/v1/memories/:id',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Edit a memory; the previous text is kept in its history',
+          params: IdParams,
+          body: MemoryPatch,
+          response: { 200: MemoryRecord, ...ErrorResponses },
+        },
+      },
+      async (request) => patchMemory(memory.manage, request.tenant, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/v1/memories/:id',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Forget one memory for good',
+          params: IdParams,
+          response: { 200: z.object({ id: z.string(), deleted: z.literal(true) }), ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        await getMemory(memory.manage, request.tenant, request.params.id);
+        await memory.store.deleteMany(request.tenant, [request.params.id]);
+        return { id: request.params.id, deleted: true as const };
+      },
+    );
+
+    app.get(
+      '/v1/memories/:id/history',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Versions of a memory, including the memories it superseded',
+          params: IdParams,
+          response: { 200: HistoryResponse, ...ErrorResponses },
+        },
+      },
+      async (request) => memoryHistory(memory.manage, request.tenant, request.params.id),
+    );
+
+    app.post(
+      '/v1/memories/:id/restore',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Bring an archived, superseded or quarantined memory back into search',
+          params: IdParams,
+          response: { 200: MemoryRecord, ...ErrorResponses },
+        },
+      },
+      async (request) => restoreMemory(memory.manage, request.tenant, request.params.id),
+    );
+  };
+}

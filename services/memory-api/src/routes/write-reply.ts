@@ -1,0 +1,32 @@
+import { BadRequestError } from '@hindsight/errors';
+import type { WriteResult } from '@hindsight/memory-model';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IdempotencyCache, StoredReply } from '../adapters/redis/idempotency.ts';
+
+export type Idempotency = Pick<IdempotencyCache, 'run'>;
+
+/** 201 when the write inserted a row, 200 when it confirmed or refined an existing one. */
+export function writeStatusCode(result: WriteResult): number {
+  return result.status === 'duplicate' || result.status === 'merged' ? 200 : 201;
+}
+
+/** Runs a write once per `Idempotency-Key`; retries get the first reply. */
+export async function idempotent<T>(
+  idempotency: Idempotency,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  compute: () => Promise<{ statusCode: number; body: T }>,
+): Promise<T> {
+  const header = request.headers['idempotency-key'];
+  let outcome: StoredReply;
+  if (header === undefined) {
+    outcome = await compute();
+  } else {
+    if (typeof header !== 'string' || header.length === 0 || header.length > 255) {
+      throw new BadRequestError('Idempotency-Key must be 1–255 characters');
+    }
+    outcome = await idempotency.run(request.tenant, header, request.body, compute);
+  }
+  reply.status(outcome.statusCode);
+  return outcome.body as T;
+}
