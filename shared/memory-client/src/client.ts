@@ -1,0 +1,115 @@
+import { AppError, DependencyUnavailableError } from '@hindsight/errors';
+import type {
+  ForgetRequest,
+  MemoryInput,
+  MemoryRecord,
+  SearchRequest,
+  SearchResponse,
+  WriteResult,
+} from '@hindsight/memory-model';
+
+export interface MemoryApiClientOptions {
+  /** e.g. http://127.0.0.1:8001 */
+  baseUrl: string;
+  apiKey?: string;
+  /** Sent as X-User-Id (the default owner for MCP calls). */
+  userId?: string;
+  timeoutMs?: number;
+}
+
+/** An error answer of memory-api, carrying its status and `{error:{code,message}}`. */
+export class MemoryApiError extends AppError {}
+
+type SearchInput = Partial<SearchRequest> & Pick<SearchRequest, 'query'>;
+
+/**
+ * Typed HTTP client of memory-api, used by the worker, the CLI, the eval and bench
+ * commands and the stdio MCP server. Errors from the API keep their code and status;
+ * a connection failure is a `DependencyUnavailableError('memory-api', ...)`.
+ */
+export class MemoryApiClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: MemoryApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  store(input: MemoryInput, idempotencyKey?: string): Promise<WriteResult> {
+    return this.request('POST', '/v1/memories', input, idempotencyKey);
+  }
+
+  storeBatch(items: MemoryInput[], idempotencyKey?: string): Promise<{ items: WriteResult[] }> {
+    return this.request('POST', '/v1/memories', { items }, idempotencyKey);
+  }
+
+  search(request: SearchInput): Promise<SearchResponse> {
+    return this.request('POST', '/v1/search', request);
+  }
+
+  get(id: string): Promise<MemoryRecord> {
+    return this.request('GET', `/v1/memories/${encodeURIComponent(id)}`);
+  }
+
+  list(query: Record<string, string | number | undefined> = {}): Promise<{ items: MemoryRecord[]; next_cursor: string | null }> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+    const suffix = params.size > 0 ? `?${params}` : '';
+    return this.request('GET', `/v1/memories${suffix}`);
+  }
+
+  forget(request: Partial<ForgetRequest>): Promise<{ count: number; ids: string[]; dry_run: boolean }> {
+    return this.request('POST', '/v1/forget', request);
+  }
+
+  delete(id: string): Promise<{ id: string; deleted: true }> {
+    return this.request('DELETE', `/v1/memories/${encodeURIComponent(id)}`);
+  }
+
+  /** Any other route, for callers that need one this class does not name yet. */
+  async request<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (this.options.userId) headers['x-user-id'] = this.options.userId;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new DependencyUnavailableError('memory-api', `${method} ${path} failed: ${describe(error)}`, { cause: error });
+    }
+    const text = await response.text();
+    const parsed = text ? safeJson(text) : undefined;
+    if (!response.ok) {
+      const problem = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+      throw new MemoryApiError(
+        problem?.code ?? `http_${response.status}`,
+        response.status,
+        problem?.message ?? `${method} ${path} answered ${response.status}`,
+        problem?.details as Record<string, unknown> | undefined,
+      );
+    }
+    return parsed as T;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: { code: 'invalid_response', message: `memory-api answered non-JSON: ${text.slice(0, 200)}` } };
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}

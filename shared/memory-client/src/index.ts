@@ -1,0 +1,1 @@
+export { MemoryApiClient, type MemoryApiClientOptions, MemoryApiError } from './client.ts';
