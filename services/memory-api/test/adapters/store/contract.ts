@@ -1,0 +1,202 @@
+import { EmbeddingMismatchError } from '@hindsight/errors';
+import { keywordTokens } from '@hindsight/text';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DuplicateContentError, type MemoryStore } from '../../../src/memory/store-port.ts';
+import { axisVector, makeRecord } from '../../support/records.ts';
+
+export interface StoreFactory {
+  /** A fresh, empty store location; `open` is called by the suite. */
+  create(): Promise<{ store: MemoryStore; reopen: () => MemoryStore; cleanup: () => Promise<void> }>;
+}
+
+const SPACE = { model: 'test-8', dimension: 8 };
+
+/**
+ * The `MemoryStore` contract: every adapter runs this same suite
+ * (sqlite always; qdrant when QDRANT_URL is set).
+ */
+export function runMemoryStoreContract(name: string, factory: StoreFactory): void {
+  describe(`MemoryStore contract — ${name}`, () => {
+    let store: MemoryStore;
+    let reopen: () => MemoryStore;
+    let cleanup: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, reopen, cleanup } = await factory.create());
+      await store.open(SPACE);
+    });
+    afterEach(async () => {
+      await store.close();
+      await cleanup();
+    });
+
+    it('stores a memory and reads it back verbatim, confined to its tenant', async () => {
+      const record = makeRecord({
+        content: 'likes green tea',
+        tags: ['drinks'],
+        metadata: { nested: { a: [1, 'two', null] }, unicode: '你好' },
+        history: [{ at: '2025-01-01T00:00:00.000Z', action: 'created', content: 'likes green tea' }],
+      });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      expect(await store.get('t1', record.id)).toEqual(record);
+      expect(await store.get('t2', record.id)).toBeUndefined();
+      expect(await store.getMany('t2', [record.id])).toEqual([]);
+      expect(await store.count({ tenant: 't2' })).toBe(0);
+    });
+
+    it('finds neighbours by cosine, best first, within one user of one tenant', async () => {
+      const near = makeRecord({ content: 'near' });
+      const far = makeRecord({ content: 'far' });
+      const otherUser = makeRecord({ content: 'other user', user_id: 'u2' });
+      const otherTenant = makeRecord({ content: 'other tenant', tenant: 't2' });
+      await store.commit({
+        inserts: [
+          { record: near, vector: axisVector(0, 8, 0.1) },
+          { record: far, vector: axisVector(3) },
+          { record: otherUser, vector: axisVector(0) },
+          { record: otherTenant, vector: axisVector(0) },
+        ],
+        updates: [],
+      });
+      const hits = await store.vectorSearch({ tenant: 't1', userId: 'u1' }, axisVector(0), 10);
+      expect(hits.map((h) => h.id)).toEqual([near.id, far.id]);
+      expect(hits[0]?.score).toBeGreaterThan(0.9);
+      expect(hits[1]?.score).toBeLessThan(0.1);
+    });
+
+    it('applies every filter to k-NN and keyword search', async () => {
+      const base = { user_id: 'u1' };
+      const old = makeRecord({ ...base, content: 'coffee in the morning', occurred_at: '2020-01-01T00:00:00.000Z', tags: ['a'] });
+      const recent = makeRecord({ ...base, content: 'coffee at night', occurred_at: '2025-06-01T00:00:00.000Z', tags: ['b'], layer: 'episodic', category: 'event' });
+      const superseded = makeRecord({ ...base, content: 'coffee forever', status: 'superseded' });
+      await store.commit({
+        inserts: [
+          { record: old, vector: axisVector(0) },
+          { record: recent, vector: axisVector(0, 8, 0.2) },
+          { record: superseded, vector: axisVector(0, 8, 0.1) },
+        ],
+        updates: [],
+      });
+      const scope = { tenant: 't1', userId: 'u1', statuses: ['active'] as const };
+      const ids = async (extra: object) => {
+        const dense = (await store.vectorSearch({ ...scope, ...extra }, axisVector(0), 10)).map((h) => h.id).sort();
+        const keyword = (await store.keywordSearch({ ...scope, ...extra }, keywordTokens('coffee'), 10)).map((h) => h.id).sort();
+        expect(keyword).toEqual(dense);
+        return dense;
+      };
+      expect(await ids({})).toEqual([old.id, recent.id].sort());
+      expect(await ids({ tags: ['b', 'zzz'] })).toEqual([recent.id]);
+      expect(await ids({ layers: ['semantic'] })).toEqual([old.id]);
+      expect(await ids({ categories: ['event'] })).toEqual([recent.id]);
+      expect(await ids({ occurredFrom: Date.parse('2024-01-01T00:00:00Z') })).toEqual([recent.id]);
+      expect(await ids({ occurredTo: Date.parse('2024-01-01T00:00:00Z') })).toEqual([old.id]);
+      expect(await ids({ statuses: ['active', 'superseded'] })).toEqual([old.id, recent.id, superseded.id].sort());
+    });
+
+    it('ranks keyword matches by BM25-like relevance and finds Chinese text', async () => {
+      const both = makeRecord({ content: 'peanut allergy: avoid peanut butter' });
+      const one = makeRecord({ content: 'bought butter today' });
+      const chinese = makeRecord({ content: '用户喜欢简洁的回答' });
+      await store.commit({
+        inserts: [
+          { record: both, vector: axisVector(1) },
+          { record: one, vector: axisVector(2) },
+          { record: chinese, vector: axisVector(3) },
+        ],
+        updates: [],
+      });
+      const hits = await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('peanut allergy'), 10);
+      expect(hits.map((h) => h.id)).toEqual([both.id]);
+      const zh = await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('用户的回答偏好'), 10);
+      expect(zh.map((h) => h.id)).toEqual([chinese.id]);
+      expect(await store.keywordSearch({ tenant: 't2', userId: 'u1' }, keywordTokens('peanut'), 10)).toEqual([]);
+    });
+
+    it('commits a batch atomically: a duplicate active hash rejects the whole batch', async () => {
+      const first = makeRecord({ content: 'same words' });
+      await store.commit({ inserts: [{ record: first, vector: axisVector(0) }], updates: [] });
+      const fresh = makeRecord({ content: 'fresh words' });
+      const clash = makeRecord({ content: 'same words' });
+      await expect(
+        store.commit({ inserts: [{ record: fresh, vector: axisVector(1) }, { record: clash, vector: axisVector(0) }], updates: [] }),
+      ).rejects.toBeInstanceOf(DuplicateContentError);
+      expect(await store.count({ tenant: 't1' })).toBe(1);
+      expect(await store.get('t1', fresh.id)).toBeUndefined();
+      expect((await store.findActiveByHash('t1', 'u1', 'semantic', first.content_hash))?.id).toBe(first.id);
+    });
+
+    it('updates a record, its vector and its keyword terms together', async () => {
+      const record = makeRecord({ content: 'prefers tea' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      const next = { ...record, content: 'prefers espresso', status: 'superseded' as const, superseded_by: 'x', proof_count: 2 };
+      await store.commit({ inserts: [], updates: [{ record: next, vector: axisVector(5) }] });
+      expect(await store.get('t1', record.id)).toEqual(next);
+      expect((await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('tea'), 5)).length).toBe(0);
+      expect((await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('espresso'), 5)).map((h) => h.id)).toEqual([record.id]);
+      const [hit] = await store.vectorSearch({ tenant: 't1', userId: 'u1' }, axisVector(5), 1);
+      expect(hit?.id).toBe(record.id);
+      const sims = await store.similarities('t1', [record.id], axisVector(5));
+      expect(sims.get(record.id)).toBeGreaterThan(0.99);
+    });
+
+    it('pages through a listing exactly once, in a stable order', async () => {
+      const records = Array.from({ length: 7 }, (_, i) => makeRecord({ content: `memory ${i}` }));
+      await store.commit({ inserts: records.map((record, i) => ({ record, vector: axisVector(i) })), updates: [] });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.list({ tenant: 't1' }, 3, cursor);
+        seen.push(...page.items.map((r) => r.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen.sort()).toEqual(records.map((r) => r.id).sort());
+      expect((await store.list({ tenant: 't2' }, 3)).items).toEqual([]);
+    });
+
+    it('records access and deletes for good, only within the tenant', async () => {
+      const record = makeRecord({ content: 'to be forgotten' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.recordAccess('t1', [record.id], Date.parse('2025-02-01T00:00:00Z'));
+      const accessed = await store.get('t1', record.id);
+      expect(accessed?.access_count).toBe(1);
+      expect(accessed?.last_accessed_at).toBe('2025-02-01T00:00:00.000Z');
+      expect(await store.deleteMany('t2', [record.id])).toBe(0);
+      expect(await store.deleteMany('t1', [record.id])).toBe(1);
+      expect(await store.get('t1', record.id)).toBeUndefined();
+      expect(await store.vectorSearch({ tenant: 't1', userId: 'u1' }, axisVector(0), 5)).toEqual([]);
+      expect(await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('forgotten'), 5)).toEqual([]);
+    });
+
+    it('counts memories per layer and status', async () => {
+      await store.commit({
+        inserts: [
+          { record: makeRecord({ content: 'a' }), vector: axisVector(0) },
+          { record: makeRecord({ content: 'b', layer: 'episodic' }), vector: axisVector(1) },
+          { record: makeRecord({ content: 'c', status: 'archived' }), vector: axisVector(2) },
+        ],
+        updates: [],
+      });
+      const counts = await store.countByLayer('t1');
+      expect(counts).toEqual(
+        expect.arrayContaining([
+          { layer: 'semantic', status: 'active', count: 1 },
+          { layer: 'semantic', status: 'archived', count: 1 },
+          { layer: 'episodic', status: 'active', count: 1 },
+        ]),
+      );
+    });
+
+    it('keeps data across a reopen and refuses another embedding model or dimension', async () => {
+      const record = makeRecord({ content: 'durable' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.close();
+      const again = reopen();
+      await expect(again.open({ model: 'other-model', dimension: 8 })).rejects.toBeInstanceOf(EmbeddingMismatchError);
+      const third = reopen();
+      await expect(third.open({ model: 'test-8', dimension: 16 })).rejects.toThrow(/re-index/);
+      store = reopen();
+      await store.open(SPACE);
+      expect((await store.get('t1', record.id))?.content).toBe('durable');
+    });
+  });
+}
