@@ -1,0 +1,165 @@
+/**
+ * Retrieval quality of an Embedder alone, in process: per conversation, embed every turn; per
+ * question, rank the turns by cosine and score the gold evidence turns.
+ *
+ *   npx tsx scripts/eval/embedding-recall.ts --dataset ../shared/datasets/realtalk [--dim 384]
+ *       [--features baseline|default|'{"charNgrams":0.3}'] [--ablation]
+ *
+ * Recall@k is the share of a question's evidence dia_ids among the top k turns, averaged per
+ * category and overall (questions without evidence are skipped); MRR uses the first evidence hit.
+ * Evidence the conversation does not contain counts as missed, as in the literature, and the
+ * report states that ceiling. `--ablation` measures a fixed series of feature sets in one run.
+ */
+import { parseArgs } from 'node:util';
+import {
+  BASELINE_FEATURES,
+  BuiltinEmbedder,
+  type BuiltinFeatures,
+  type Embedder,
+} from '@hindsight/embedding';
+import { conversationTurns, type Dataset, loadDataset, unreachableEvidence } from './datasets.ts';
+
+export const RECALL_KS = [5, 10, 25, 50] as const;
+
+export interface RecallReport {
+  model: string;
+  questions: number;
+  /** k → mean recall over all questions. */
+  recall: Record<number, number>;
+  mrr: number;
+  /** category → {questions, recall: k → mean}. */
+  byCategory: Record<number, { questions: number; recall: Record<number, number> }>;
+  embedMs: number;
+}
+
+/** Scores one embedder on a dataset; pure apart from the embedder calls. */
+export async function measureEmbeddingRecall(dataset: Dataset, embedder: Embedder): Promise<RecallReport> {
+  const sums: Record<number, number> = {};
+  const categorySums = new Map<number, { questions: number; sums: Record<number, number> }>();
+  let questions = 0;
+  let reciprocalRanks = 0;
+  let embedMs = 0;
+
+  for (const conversation of dataset.conversations) {
+    const turns = conversationTurns(conversation);
+    const asked = conversation.questions.filter((q) => q.evidence.length > 0);
+    if (turns.length === 0 || asked.length === 0) continue;
+    const started = performance.now();
+    const turnVectors = await embedder.embed(turns.map((t) => t.text));
+    const questionVectors = await embedder.embed(asked.map((q) => q.question));
+    embedMs += performance.now() - started;
+
+    asked.forEach((question, qi) => {
+      const qv = questionVectors[qi] as Float32Array;
+      const ranked = turnVectors
+        .map((tv, ti) => ({ id: (turns[ti] as { dia_id: string }).dia_id, score: cosine(qv, tv) }))
+        .sort((a, b) => b.score - a.score);
+      const evidence = new Set(question.evidence);
+      const firstHit = ranked.findIndex((r) => evidence.has(r.id));
+      reciprocalRanks += firstHit >= 0 ? 1 / (firstHit + 1) : 0;
+      const category = categorySums.get(question.category) ?? { questions: 0, sums: {} };
+      category.questions++;
+      for (const k of RECALL_KS) {
+        const found = ranked.slice(0, k).filter((r) => evidence.has(r.id)).length;
+        const recall = found / evidence.size;
+        sums[k] = (sums[k] ?? 0) + recall;
+        category.sums[k] = (category.sums[k] ?? 0) + recall;
+      }
+      categorySums.set(question.category, category);
+      questions++;
+    });
+  }
+
+  const mean = (s: Record<number, number>, n: number) =>
+    Object.fromEntries(RECALL_KS.map((k) => [k, n === 0 ? 0 : (s[k] ?? 0) / n]));
+  return {
+    model: embedder.model,
+    questions,
+    recall: mean(sums, questions),
+    mrr: questions === 0 ? 0 : reciprocalRanks / questions,
+    byCategory: Object.fromEntries(
+      [...categorySums].sort(([a], [b]) => a - b).map(([c, v]) => [c, { questions: v.questions, recall: mean(v.sums, v.questions) }]),
+    ),
+    embedMs,
+  };
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+export function formatReport(label: string, r: RecallReport): string {
+  const pct = (x: number | undefined) => `${((x ?? 0) * 100).toFixed(1)}`.padStart(5);
+  const lines = [
+    `${label.padEnd(34)} ${r.model.padEnd(22)} R@5 ${pct(r.recall[5])}  R@10 ${pct(r.recall[10])}  R@25 ${pct(r.recall[25])}  R@50 ${pct(r.recall[50])}  MRR ${r.mrr.toFixed(3)}  (${r.questions} q, embed ${Math.round(r.embedMs)} ms)`,
+  ];
+  for (const [category, c] of Object.entries(r.byCategory)) {
+    lines.push(
+      `    category ${category} (${c.questions} q)`.padEnd(58) +
+        `R@5 ${pct(c.recall[5])}  R@10 ${pct(c.recall[10])}  R@25 ${pct(c.recall[25])}  R@50 ${pct(c.recall[50])}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Feature sets of the ablation, each adding one idea to the one before. */
+function ablationSteps(): Array<[string, Partial<BuiltinFeatures>]> {
+  const b = BASELINE_FEATURES;
+  return [
+    ['v1 baseline: stemmed terms, raw tf', { ...b }],
+    ['+ sublinear tf', { ...b, sublinearTf: true }],
+    ['+ rarity prior', { ...b, sublinearTf: true, rarityPrior: true }],
+    ['+ char 3-grams 0.35', { ...b, sublinearTf: true, rarityPrior: true, charNgrams: 0.35 }],
+    ['+ word bigrams 0.3', { ...b, sublinearTf: true, rarityPrior: true, charNgrams: 0.35, wordBigrams: 0.3 }],
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: 'string', default: '../shared/datasets/realtalk' },
+      dim: { type: 'string', default: '' },
+      features: { type: 'string', default: 'default' },
+      ablation: { type: 'boolean', default: false },
+      dims: { type: 'string', default: '' },
+    },
+  });
+  const dataset = await loadDataset(values.dataset);
+  const turns = dataset.conversations.reduce((n, c) => n + conversationTurns(c).length, 0);
+  const askedQuestions = dataset.conversations.reduce((n, c) => n + c.questions.length, 0);
+  const evidence = dataset.conversations.reduce((n, c) => n + c.questions.reduce((m, q) => m + q.evidence.length, 0), 0);
+  const missing = dataset.conversations.reduce((n, c) => n + unreachableEvidence(c), 0);
+  console.log(
+    `${dataset.name} (${dataset.layout}): ${dataset.conversations.length} conversations, ${turns} turns, ${askedQuestions} questions; ` +
+      `${missing} of ${evidence} evidence ids are not in their conversation (never retrievable)`,
+  );
+  const dim = values.dim ? Number(values.dim) : undefined;
+
+  if (values.ablation) {
+    for (const [label, features] of ablationSteps()) {
+      const report = await measureEmbeddingRecall(dataset, new BuiltinEmbedder({ dimension: dim, features }));
+      console.log(formatReport(label, report));
+    }
+    return;
+  }
+  const features =
+    values.features === 'baseline'
+      ? { ...BASELINE_FEATURES }
+      : values.features === 'default'
+        ? {}
+        : (JSON.parse(values.features) as Partial<BuiltinFeatures>);
+  const dims = values.dims ? values.dims.split(',').map(Number) : [dim];
+  for (const d of dims) {
+    const report = await measureEmbeddingRecall(dataset, new BuiltinEmbedder({ dimension: d, features }));
+    console.log(formatReport(`features ${values.features}`, report));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,137 @@
+import { DependencyUnavailableError } from '@hindsight/errors';
+import type { Embedder } from '../port.ts';
+import { decodeVectorBase64 } from '../vector.ts';
+import { validateVectors } from './validate.ts';
+
+export interface RemoteEmbedderSettings {
+  /** Base URL of the embedder service, e.g. http://127.0.0.1:8002 */
+  url: string;
+  timeoutMs?: number;
+}
+
+interface ModelInfo {
+  model: string;
+  dimension: number;
+}
+
+/**
+ * Client of the hindsight embedder service (`services/embedder`): `POST /embed` in the compact
+ * base64 form, model and dimension learned from `GET /models`. The service's answers carry their
+ * model; one that changed under a running client is an error, never silently mixed vectors.
+ */
+export class RemoteEmbedder implements Embedder {
+  private info: ModelInfo | undefined;
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(settings: RemoteEmbedderSettings) {
+    this.baseUrl = settings.url.replace(/\/+$/, '');
+    this.timeoutMs = settings.timeoutMs ?? 10_000;
+  }
+
+  /** Learns model and dimension from the service; the getters below need one successful call first. */
+  static async connect(settings: RemoteEmbedderSettings): Promise<RemoteEmbedder> {
+    const embedder = new RemoteEmbedder(settings);
+    await embedder.check();
+    return embedder;
+  }
+
+  get model(): string {
+    return this.known().model;
+  }
+
+  get dimension(): number {
+    return this.known().dimension;
+  }
+
+  async check(): Promise<void> {
+    const body = await this.call('GET', '/models');
+    const model = (body as { model?: unknown }).model;
+    const dimension = (body as { dim?: unknown }).dim;
+    if (typeof model !== 'string' || typeof dimension !== 'number') {
+      throw new DependencyUnavailableError('embedder', `${this.baseUrl}/models answered without model and dim`);
+    }
+    this.remember({ model, dimension });
+    const ready = await this.call('GET', '/ready');
+    if ((ready as { status?: unknown }).status !== 'ready') {
+      throw new DependencyUnavailableError('embedder', `${this.baseUrl} is not ready`);
+    }
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    if (!this.info) await this.check();
+    const body = (await this.call('POST', '/embed', {
+      texts,
+      model: this.info?.model,
+      encoding_format: 'base64',
+    })) as { model?: unknown; dim?: unknown; vectors?: unknown };
+    if (typeof body.model !== 'string' || typeof body.dim !== 'number' || !Array.isArray(body.vectors)) {
+      throw new DependencyUnavailableError('embedder', `${this.baseUrl}/embed answered an unexpected body`);
+    }
+    this.remember({ model: body.model, dimension: body.dim });
+    try {
+      const raw = body.vectors.map((v) => (typeof v === 'string' ? decodeVectorBase64(v) : v));
+      return validateVectors(raw, texts.length, body.dim);
+    } catch (error) {
+      throw new DependencyUnavailableError('embedder', (error as Error).message, { cause: error });
+    }
+  }
+
+  private known(): ModelInfo {
+    if (!this.info) {
+      throw new DependencyUnavailableError('embedder', `model not known yet: ${this.baseUrl} has not been reached`);
+    }
+    return this.info;
+  }
+
+  private remember(info: ModelInfo): void {
+    if (this.info && (this.info.model !== info.model || this.info.dimension !== info.dimension)) {
+      throw new DependencyUnavailableError(
+        'embedder',
+        `${this.baseUrl} now serves ${info.model} (${info.dimension}), was ${this.info.model} (${this.info.dimension}); restart to re-check the store`,
+      );
+    }
+    this.info = info;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+        body: payload === undefined ? undefined : JSON.stringify(payload),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      const reason =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer from ${this.baseUrl}${path} within ${this.timeoutMs} ms`
+          : `cannot reach ${this.baseUrl}${path} (${causeOf(error)})`;
+      throw new DependencyUnavailableError('embedder', reason, { cause: error });
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new DependencyUnavailableError('embedder', `${path} answered HTTP ${response.status} with non-JSON`, {
+        cause: error,
+      });
+    }
+    if (!response.ok) {
+      const message = (body as { error?: { message?: unknown } }).error?.message;
+      throw new DependencyUnavailableError(
+        'embedder',
+        `${path} answered HTTP ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`,
+      );
+    }
+    return body;
+  }
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}

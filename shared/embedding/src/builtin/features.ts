@@ -1,0 +1,126 @@
+import { analyzeText, type TextToken } from '@hindsight/text';
+import { buildConceptIndex } from './concepts.ts';
+
+/**
+ * What the built-in embedder counts, and how much each kind of feature weighs. The defaults
+ * (`BUILTIN_FEATURES`) are what `builtin-v2-*` means; the evaluation script passes other values
+ * to measure what each idea buys.
+ */
+export interface BuiltinFeatures {
+  /** Whole terms: stemmed words, normalised numbers, CJK bigrams. */
+  terms: number;
+  /** Single CJK characters (ambiguous on their own, so usually lighter than bigrams). */
+  cjkChars: number;
+  /** Adjacent content-word pairs ("ice cream", "new york"). */
+  wordBigrams: number;
+  /** Total weight of one word's character n-grams, which survive misspellings. */
+  charNgrams: number;
+  /** n of the character n-grams (padded with word boundaries). */
+  charNgramSize: number;
+  /** 1 + ln(tf) instead of raw counts, so a repeated word does not drown the rest. */
+  sublinearTf: boolean;
+  /** Weigh words by a corpus-free rarity prior (length and a list of very common chat words). */
+  rarityPrior: boolean;
+  /** Buckets per feature; more than one spreads hash collisions (a count sketch). */
+  probes: number;
+  /** Weight of a word's topic groups (see concepts.ts); 0 turns the thesaurus off. */
+  concepts: number;
+}
+
+export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  terms: 1,
+  cjkChars: 1,
+  wordBigrams: 0,
+  charNgrams: 0,
+  charNgramSize: 3,
+  sublinearTf: false,
+  rarityPrior: false,
+  probes: 1,
+  concepts: 0,
+});
+
+/** What `builtin-v2-*` computes; chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  terms: 1,
+  cjkChars: 0.5,
+  wordBigrams: 0.3,
+  charNgrams: 0.8,
+  charNgramSize: 3,
+  sublinearTf: true,
+  rarityPrior: true,
+  probes: 2,
+  concepts: 0.5,
+});
+
+/** Built once: the thesaurus is immutable, stemming it per text would waste time. */
+const CONCEPTS = buildConceptIndex();
+
+/** Weighted sparse features of a text: feature key → weight. Keys are namespaced by kind. */
+export function extractFeatures(text: string, f: Readonly<BuiltinFeatures>): Map<string, number> {
+  const tokens = analyzeText(text);
+  const counts = new Map<string, number>();
+  const add = (key: string, weight: number) => {
+    if (weight > 0) counts.set(key, (counts.get(key) ?? 0) + weight);
+  };
+  let previous: TextToken | undefined;
+  for (const token of tokens) {
+    if (token.stop) {
+      continue;
+    }
+    if (token.kind === 'cjk-char') {
+      add(`t:${token.term}`, f.cjkChars);
+      continue;
+    }
+    const prior = f.rarityPrior ? rarity(token) : 1;
+    add(`t:${token.term}`, f.terms * prior);
+    if (f.concepts > 0 && token.kind === 'word') {
+      for (const group of CONCEPTS.get(token.term) ?? []) add(`k:${group}`, f.concepts);
+    }
+    if (token.kind === 'word' && f.charNgrams > 0) addCharNgrams(token.surface, f, prior, add);
+    if (f.wordBigrams > 0 && token.kind !== 'cjk-bigram') {
+      if (previous) add(`b:${previous.term} ${token.term}`, f.wordBigrams);
+      previous = token;
+    }
+  }
+  if (!f.sublinearTf) return counts;
+  // Sublinear scaling on the accumulated weight keeps the ratio between kinds of features.
+  for (const [key, weight] of counts) counts.set(key, weight > 1 ? 1 + Math.log(weight) : weight);
+  return counts;
+}
+
+function addCharNgrams(
+  surface: string,
+  f: Readonly<BuiltinFeatures>,
+  prior: number,
+  add: (key: string, weight: number) => void,
+): void {
+  const padded = `<${surface}>`;
+  const n = f.charNgramSize;
+  if (padded.length < n + 1) return;
+  const grams = padded.length - n + 1;
+  // Each gram gets weight/sqrt(grams): a word's n-grams together weigh like `charNgrams` in norm.
+  const weight = (f.charNgrams * prior) / Math.sqrt(grams);
+  for (let i = 0; i < grams; i++) add(`c:${padded.slice(i, i + n)}`, weight);
+}
+
+/** Very common chat words that are not stop words but say little about a topic. */
+const COMMON_WORDS: ReadonlySet<string> = new Set(
+  (
+    'good great nice thing time day go going went know think thought want like love feel make made see look ' +
+    'come well thank thanks sure right way lot little big new back today tomorrow yesterday week say said tell told ' +
+    'people year work fun cool awesome amazing maybe probably actually definitely pretty kind sound sounds seem'
+  )
+    .split(' ')
+    .map((w) => analyzeText(w)[0]?.term ?? w),
+);
+
+/**
+ * A corpus-free stand-in for IDF: long words are rarer than short ones (Zipf), and a short list
+ * of everyday chat words is damped. Numbers keep full weight (dates, ages, prices are specific).
+ */
+function rarity(token: TextToken): number {
+  if (token.kind !== 'word') return 1;
+  if (COMMON_WORDS.has(token.term)) return 0.35;
+  const n = token.surface.length;
+  return n <= 3 ? 0.7 : n <= 5 ? 0.9 : n <= 8 ? 1 : 1.15;
+}

@@ -1,0 +1,105 @@
+import type { Embedder } from '../port.ts';
+
+export interface MicroBatcherOptions {
+  /** Most texts sent to the provider in one call. */
+  maxBatchSize: number;
+  /** Longest a text waits for company before its batch is sent. */
+  maxWaitMs: number;
+  /** Told the size of every provider batch (for a metric). */
+  onBatch?: (size: number) => void;
+}
+
+interface Pending {
+  texts: readonly string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Coalesces concurrent `embed` calls into provider batches: remote models are far faster per
+ * text in batches, and many small requests arrive at once under load. A batch is sent when it is
+ * full or when its oldest text has waited `maxWaitMs`. A failed batch fails each of its callers.
+ * Nothing outlives a request: the buffer holds only calls that are still awaiting an answer.
+ */
+export class MicroBatcher implements Embedder {
+  private queue: Pending[] = [];
+  private queuedTexts = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly inner: Embedder,
+    private readonly options: MicroBatcherOptions,
+  ) {
+    if (options.maxBatchSize < 1) throw new RangeError('maxBatchSize must be at least 1');
+  }
+
+  get model(): string {
+    return this.inner.model;
+  }
+
+  get dimension(): number {
+    return this.inner.dimension;
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    if (texts.length >= this.options.maxBatchSize) return this.embedLarge(texts);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ texts, resolve, reject });
+      this.queuedTexts += texts.length;
+      if (this.queuedTexts >= this.options.maxBatchSize) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+    });
+  }
+
+  check(): Promise<void> {
+    return this.inner.check();
+  }
+
+  async close(): Promise<void> {
+    this.flush();
+    await this.inner.close?.();
+  }
+
+  /** Sends queued calls in batches of at most `maxBatchSize` texts, without splitting a call. */
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.queue.length > 0) {
+      const batch: Pending[] = [];
+      let size = 0;
+      while (this.queue.length > 0 && size + (this.queue[0] as Pending).texts.length <= this.options.maxBatchSize) {
+        const next = this.queue.shift() as Pending;
+        batch.push(next);
+        size += next.texts.length;
+      }
+      this.queuedTexts -= size;
+      void this.send(batch, size);
+    }
+  }
+
+  private async send(batch: Pending[], size: number): Promise<void> {
+    this.options.onBatch?.(size);
+    try {
+      const vectors = await this.inner.embed(batch.flatMap((p) => p.texts));
+      let offset = 0;
+      for (const pending of batch) {
+        pending.resolve(vectors.slice(offset, offset + pending.texts.length));
+        offset += pending.texts.length;
+      }
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+
+  /** A call that fills batches on its own is chunked directly, without waiting. */
+  private async embedLarge(texts: readonly string[]): Promise<Float32Array[]> {
+    const chunks: Promise<Float32Array[]>[] = [];
+    for (let i = 0; i < texts.length; i += this.options.maxBatchSize) {
+      const chunk = texts.slice(i, i + this.options.maxBatchSize);
+      this.options.onBatch?.(chunk.length);
+      chunks.push(this.inner.embed(chunk));
+    }
+    return (await Promise.all(chunks)).flat();
+  }
+}
