@@ -24,14 +24,15 @@ const CUE_TERMS = new Set(
     'not no never none nor without hate hates hated dislike dislikes disliked quit quits stopped stop gave give given up avoid avoids longer anymore any more switched switching changed moved instead now actually used these days from updated became become like likes liked love loves loved enjoy enjoys prefer prefers really still',
   ),
 );
-const ZH_CUE_CHARS = /[不没別别戒讨厌拒绝停止再改成为换了现在其实已经以后搬到用喜欢爱很]/g;
+const ZH_CUE_CHARS = /[不没別别戒讨厌拒绝停止再改成为换了现在其实已经以后搬到喜欢爱很]/g;
 
 function subjectTerms(text: string): Set<string> {
   return new Set(keywordTokens(text.replace(ZH_CUE_CHARS, ' ')).filter((t) => !CUE_TERMS.has(t)));
 }
 
-function negations(text: string): number {
-  return (text.match(NEGATION_EN)?.length ?? 0) + (text.match(NEGATION_ZH)?.length ?? 0);
+/** Negative statements ("doesn't", "quit", "不再", "戒了"); stacked cues in one sentence still mean one negation. */
+function isNegative(text: string): boolean {
+  return (text.match(NEGATION_EN)?.length ?? 0) + (text.match(NEGATION_ZH)?.length ?? 0) > 0;
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -69,7 +70,7 @@ export class RuleContradictionJudge implements ContradictionJudge {
       }
     }
     if (related < 0.5) return false;
-    const polarityFlipped = negations(older) % 2 !== negations(newer) % 2;
+    const polarityFlipped = isNegative(older) !== isNegative(newer);
     if (polarityFlipped) return true;
     const changeCue = CHANGE_EN.test(newer) || CHANGE_ZH.test(newer);
     return changeCue && !sameSet(olderSubject, newerSubject);
