@@ -57,6 +57,11 @@ export const MemoryApiEnv = z.object({
   /** Requests per minute per API key; 0 turns the limit off. */
   RATE_LIMIT_PER_MINUTE: env.int(6000, 0),
   IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
+  /**
+   * Host headers `/mcp` answers (DNS-rebinding protection), comma-separated `host` or
+   * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.
+   */
+  MCP_ALLOWED_HOSTS: env.optionalString(),
 });
 
 export type MemoryApiConfig = ReturnType<typeof loadMemoryApiConfig>;

@@ -26,6 +26,9 @@ const CUE_TERMS = new Set(
 );
 const ZH_CUE_CHARS = /[不没別别戒讨厌拒绝停止再改成为换了现在其实已经以后搬到喜欢爱很]/g;
 
+/** Keys like "the user is …" name the owner, not an attribute: no key/value rule for them. */
+const GENERIC_SUBJECTS = new Set(keywordTokens('user i he she they we it person customer 用户 我 他 她'));
+
 function subjectTerms(text: string): Set<string> {
   return new Set(keywordTokens(text.replace(ZH_CUE_CHARS, ' ')).filter((t) => !CUE_TERMS.has(t)));
 }
@@ -65,8 +68,12 @@ export class RuleContradictionJudge implements ContradictionJudge {
     if (olderKv && newerKv) {
       const olderKey = subjectTerms(olderKv[1] ?? '');
       const newerKey = subjectTerms(newerKv[1] ?? '');
-      if (olderKey.size > 0 && sameSet(olderKey, newerKey)) {
-        return !sameSet(subjectTerms(olderKv[2] ?? ''), subjectTerms(newerKv[2] ?? ''));
+      const specificKey = [...olderKey].some((t) => !GENERIC_SUBJECTS.has(t));
+      if (specificKey && sameSet(olderKey, newerKey)) {
+        const olderValue = subjectTerms(olderKv[2] ?? '');
+        const newerValue = subjectTerms(newerKv[2] ?? '');
+        // A value that only adds detail ("peanuts" → "peanuts and shellfish") refines; it does not contradict.
+        return ![...olderValue].every((t) => newerValue.has(t));
       }
     }
     if (related < 0.5) return false;

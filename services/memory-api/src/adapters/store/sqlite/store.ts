@@ -324,7 +324,8 @@ function encodeCursor(rowid: number): string {
 }
 
 function decodeCursor(cursor: string): number {
-  const value = Number(Buffer.from(cursor, 'base64url').toString());
-  if (!Number.isSafeInteger(value) || value < 0) throw new BadRequestError('cursor is not one this API returned');
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  const value = Number(decoded);
+  if (!/^\d+$/.test(decoded) || !Number.isSafeInteger(value)) throw new BadRequestError('cursor is not one this API returned');
   return value;
 }
