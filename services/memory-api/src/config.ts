@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { env, loadConfig } from '@hindsight/config';
+import { DEFAULT_BUILTIN_DIMENSION } from '@hindsight/embedding';
 import { z } from 'zod';
 
 /** Every environment variable memory-api reads. The README's configuration table mirrors this. */
@@ -23,7 +24,8 @@ export const MemoryApiEnv = z.object({
   /** The embedder service; unset → embed in process. */
   EMBEDDER_URL: env.optionalString(),
   EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
-  EMBEDDINGS_DIM: env.int(384, 16, 8192),
+  EMBEDDINGS_DIM: env.int(DEFAULT_BUILTIN_DIMENSION, 16, 8192),
+  EMBED_CACHE_SIZE: env.int(4096, 0),
   EMBEDDINGS_BASE_URL: env.optionalString(),
   EMBEDDINGS_MODEL: env.optionalString(),
   EMBEDDINGS_API_KEY: env.optionalString(),
@@ -68,5 +70,10 @@ export type MemoryApiConfig = ReturnType<typeof loadMemoryApiConfig>;
 
 export function loadMemoryApiConfig(source: Record<string, string | undefined> = process.env) {
   const parsed = loadConfig('memory-api', MemoryApiEnv, source);
-  return Object.freeze({ ...parsed, DATABASE_PATH: join(parsed.DATA_DIR, 'memory.db') });
+  return Object.freeze({
+    ...parsed,
+    DATABASE_PATH: join(parsed.DATA_DIR, 'memory.db'),
+    /** An explicit dimension for an OpenAI-compatible model; otherwise it is learned with one probe call. */
+    EMBEDDINGS_DIM_SET: source.EMBEDDINGS_DIM !== undefined && source.EMBEDDINGS_DIM !== '',
+  });
 }
