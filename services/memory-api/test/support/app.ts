@@ -28,6 +28,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     REDIS_PREFIX: redisPrefix,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '0',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
   const logger = createLogger({ service: 'memory-api-test', level: 'silent' });
