@@ -1,0 +1,62 @@
+import { createEmbedder, type Embedder, type EmbedderSettings, type ProviderSettings } from '@hindsight/embedding';
+import type { Logger } from '@hindsight/logger';
+import type { Redis } from 'ioredis';
+import type { EmbedderConfig } from '../config.ts';
+import type { EmbedderMetrics } from '../metrics.ts';
+
+/** Maps the service's env onto embedder settings, wiring cache and batch events to metrics and logs. */
+export function embedderSettings(
+  config: EmbedderConfig,
+  deps: { metrics: EmbedderMetrics; logger: Logger; redis?: Redis },
+): EmbedderSettings {
+  const provider: ProviderSettings =
+    config.EMBEDDINGS_PROVIDER === 'openai'
+      ? {
+          provider: 'openai',
+          baseUrl: config.EMBEDDINGS_BASE_URL as string,
+          model: config.EMBEDDINGS_MODEL as string,
+          apiKey: config.EMBEDDINGS_API_KEY,
+          dimension: config.EMBEDDINGS_DIM,
+          timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
+          retries: config.EMBEDDINGS_RETRIES,
+          breakerThreshold: config.EMBEDDINGS_BREAKER_THRESHOLD,
+          breakerCooldownMs: config.EMBEDDINGS_BREAKER_COOLDOWN_MS,
+          providerName: `openai-compatible embeddings at ${config.EMBEDDINGS_BASE_URL}`,
+        }
+      : { provider: 'builtin', dimension: config.EMBEDDINGS_DIM };
+  const { metrics, logger, redis } = deps;
+  return {
+    ...provider,
+    ...(config.EMBED_BATCH_WAIT_MS > 0
+      ? {
+          batch: {
+            maxBatchSize: config.EMBED_BATCH_SIZE,
+            maxWaitMs: config.EMBED_BATCH_WAIT_MS,
+            onBatch: (size: number) => metrics.batchSize.observe(size),
+          },
+        }
+      : {}),
+    cache: {
+      lruSize: config.EMBED_CACHE_SIZE,
+      redis,
+      redisPrefix: config.EMBED_CACHE_REDIS_PREFIX,
+      redisTtlSeconds: config.EMBED_CACHE_TTL_SECONDS,
+      onLookup: ({ lruHits, redisHits, misses }) => {
+        if (lruHits) metrics.cacheLookups.inc({ result: 'lru_hit' }, lruHits);
+        if (redisHits) metrics.cacheLookups.inc({ result: 'redis_hit' }, redisHits);
+        if (misses) metrics.cacheLookups.inc({ result: 'miss' }, misses);
+      },
+      onCacheError: (error: unknown) => {
+        metrics.cacheErrors.inc();
+        logger.warn({ err: error }, 'embedding cache (Redis) failed; embedding without it');
+      },
+    },
+  };
+}
+
+export function createEmbedderFromConfig(
+  config: EmbedderConfig,
+  deps: { metrics: EmbedderMetrics; logger: Logger; redis?: Redis },
+): Promise<Embedder> {
+  return createEmbedder(embedderSettings(config, deps));
+}

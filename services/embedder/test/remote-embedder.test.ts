@@ -1,0 +1,97 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BuiltinEmbedder, RemoteEmbedder } from '@hindsight/embedding';
+import { DependencyUnavailableError } from '@hindsight/errors';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEmbedderContract } from '../../../shared/embedding/test/support/embedder-contract.ts';
+import { testApp } from './support.ts';
+
+async function listening(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+describeEmbedderContract('remote (RemoteEmbedder → embedder service over real HTTP)', async () => {
+  const { app } = await testApp();
+  const url = await listening(app);
+  return { embedder: await RemoteEmbedder.connect({ url }), cleanup: () => app.close() };
+});
+
+describe('RemoteEmbedder against the embedder service over real HTTP', () => {
+  let app: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    ({ app } = await testApp({ env: { EMBEDDINGS_DIM: '128' } }));
+    url = await listening(app);
+  });
+  afterAll(() => app.close());
+
+  it('learns model and dimension from GET /models and returns the service vectors', async () => {
+    const remote = await RemoteEmbedder.connect({ url });
+    expect(remote.model).toBe('builtin-v2-128');
+    expect(remote.dimension).toBe(128);
+    const [v] = await remote.embed(['across the wire']);
+    const [local] = await new BuiltinEmbedder({ dimension: 128 }).embed(['across the wire']);
+    expect(Array.from(v as Float32Array)).toEqual(Array.from(local as Float32Array));
+  });
+
+  it('learns the model on first use when check() was not called', async () => {
+    const remote = new RemoteEmbedder({ url });
+    expect(() => remote.model).toThrow(DependencyUnavailableError);
+    await remote.embed(['first use']);
+    expect(remote.model).toBe('builtin-v2-128');
+  });
+
+  it('passes a service error through with its message (413 limit)', async () => {
+    const remote = await RemoteEmbedder.connect({ url });
+    const error = await remote.embed(['x'.repeat(8001)]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyUnavailableError);
+    expect((error as Error).message).toContain('HTTP 413: texts[0] has 8001 characters');
+  });
+
+  it('refuses to go on when the service behind its URL now serves another model', async () => {
+    // A forwarding proxy stands for a load balancer whose backend was redeployed with another model.
+    const { app: other } = await testApp({ env: { EMBEDDINGS_DIM: '64' } });
+    const otherUrl = await listening(other);
+    let target = url;
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const upstream = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      });
+      res.writeHead(upstream.status, { 'content-type': 'application/json' });
+      res.end(await upstream.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const remote = await RemoteEmbedder.connect({ url: proxyUrl });
+      expect(remote.model).toBe('builtin-v2-128');
+      target = otherUrl;
+      await expect(remote.embed(['after the redeploy'])).rejects.toThrow(
+        /serves model "builtin-v2-64", not "builtin-v2-128"/,
+      );
+      await expect(remote.check()).rejects.toThrow(/now serves builtin-v2-64 \(64\), was builtin-v2-128 \(128\)/);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await other.close();
+    }
+  });
+
+  it('reports a stopped service as DependencyUnavailableError("embedder") naming the URL', async () => {
+    const { app: doomed } = await testApp();
+    const doomedUrl = await listening(doomed);
+    const remote = await RemoteEmbedder.connect({ url: doomedUrl, timeoutMs: 1000 });
+    await doomed.close();
+    const error = await remote.embed(['anyone there?']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyUnavailableError);
+    expect((error as Error).message).toMatch(new RegExp(`^embedder unavailable: cannot reach ${doomedUrl}/embed`));
+    await expect(remote.check()).rejects.toThrow(/embedder unavailable/);
+  });
+});
