@@ -10,10 +10,15 @@ import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import type { MemoryService } from './memory/service.ts';
 import { healthRoutes, type ReadinessCheck } from './routes/health.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { memoryRoutes } from './routes/memories.ts';
 import { searchRoutes } from './routes/search.ts';
 import { shortFormRoutes } from './routes/short-form.ts';
 import type { Idempotency } from './routes/write-reply.ts';
+import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
+import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
+import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
+import { transferRoutes } from './routes/transfer.ts';
 
 export interface AppDeps {
   config: MemoryApiConfig;
@@ -23,6 +28,10 @@ export interface AppDeps {
   readiness: readonly ReadinessCheck[];
   /** A pino logger to share; when absent Fastify makes one at LOG_LEVEL. */
   logger?: Logger;
+  /** The process's metrics (openDependencies makes them); when absent the app gets its own registry. */
+  metrics?: MemoryApiMetrics;
+  /** Consolidation queue depth for `/debug/memory`. */
+  queueDepth?: QueueDepthSource;
 }
 
 /** Builds memory-api from its dependencies. Never listens: main.ts does, tests `inject`. */
@@ -61,10 +70,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerAuth(app, deps.keys);
+  // Before the routes, so the latency hooks see every one of them.
+  const metrics =
+    deps.metrics ?? createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
+  await app.register(httpMetrics, { registry: metrics.registry });
 
   await app.register(healthRoutes(deps.readiness));
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));
   await app.register(searchRoutes(deps.memory));
+  await app.register(
+    transferRoutes(deps.memory, {
+      onImported: (inserted) => {
+        metrics.imports.inc(inserted);
+        if (inserted > 0) metrics.activity.lastWriteAt = new Date().toISOString();
+      },
+    }),
+  );
+  await app.register(
+    debugRoutes({
+      store: deps.memory.store,
+      activity: metrics.activity,
+      startedAt: new Date().toISOString(),
+      ...(deps.queueDepth ? { queue: deps.queueDepth } : {}),
+    }),
+  );
+  await app.register(mcpRoutes({ memory: deps.memory, allowedHosts: config.MCP_ALLOWED_HOSTS }));
   return app;
 }

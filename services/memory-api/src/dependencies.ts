@@ -9,6 +9,14 @@ import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
 import type { ReadinessCheck } from './routes/health.ts';
+import { createMetricsRegistry } from '@hindsight/metrics';
+import {
+  createMemoryApiMetrics,
+  instrumentEmbedder,
+  instrumentMemoryService,
+  instrumentStore,
+  type MemoryApiMetrics,
+} from './observability/metrics.ts';
 
 /** Everything memory-api runs on, opened in order and closed in reverse. */
 export interface Dependencies {
@@ -17,6 +25,7 @@ export interface Dependencies {
   redis: Redis;
   idempotency: IdempotencyCache;
   readiness: ReadinessCheck[];
+  metrics: MemoryApiMetrics;
   close(): Promise<void>;
 }
 
@@ -29,13 +38,17 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
   try {
     await redis.connect();
     closers.push(() => redis.quit());
-    const embedder: Embedder = await createEmbedderFromConfig(config, log);
-    closers.push(async () => embedder.close?.());
-    const store = createMemoryStore(config, log);
-    await store.open({ model: embedder.model, dimension: embedder.dimension });
-    closers.push(() => store.close());
+    const rawEmbedder: Embedder = await createEmbedderFromConfig(config, log);
+    closers.push(async () => rawEmbedder.close?.());
+    const rawStore = createMemoryStore(config, log);
+    await rawStore.open({ model: rawEmbedder.model, dimension: rawEmbedder.dimension });
+    closers.push(() => rawStore.close());
+    // Every store call, embed call, write outcome and search is measured from here on (GET /metrics).
+    const metrics = createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api' }), rawStore);
+    const store = instrumentStore(rawStore, metrics);
+    const embedder = instrumentEmbedder(rawEmbedder, metrics);
 
-    const memory = createMemoryService({
+    const memory = instrumentMemoryService(createMemoryService({
       store,
       embedder,
       judge: new RuleContradictionJudge(),
@@ -59,9 +72,10 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       },
       guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
       log,
-    });
+    }), metrics);
     return {
       memory,
+      metrics,
       keys,
       redis,
       idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS),

@@ -17,6 +17,7 @@ export interface MemoryApiMetrics {
   readonly embedDuration: Histogram;
   readonly embedBatchSize: Histogram;
   readonly writeOutcomes: Counter<'status' | 'layer'>;
+  readonly imports: Counter;
   readonly searchDuration: Histogram;
   readonly searches: Counter<'outcome'>;
   readonly activity: MemoryActivity;
@@ -84,6 +85,11 @@ export function createMemoryApiMetrics(registry: Registry, store: Pick<MemorySto
       name: 'hindsight_memory_writes_total',
       help: 'Long-term write outcomes (created, duplicate, merged, superseded, quarantined) by layer',
       labelNames: ['status', 'layer'] as const,
+      registers: [registry],
+    }),
+    imports: new Counter({
+      name: 'hindsight_memory_imports_total',
+      help: 'Records inserted by POST /v1/import',
       registers: [registry],
     }),
     searchDuration: new Histogram({

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { MemoryStore } from '../memory/store-port.ts';
+import type { MemoryActivity } from '../observability/metrics.ts';
+import { ErrorResponses } from './schemas.ts';
+
+/** Waiting work in the consolidation queue, when memory-api has a queue producer. */
+export interface QueueDepthSource {
+  depth(): Promise<Record<string, number>>;
+}
+
+const DebugMemory = z.object({
+  layers: z.record(z.string(), z.record(z.string(), z.number().int())),
+  total: z.number().int(),
+  last_write_at: z.string().nullable(),
+  retrieval: z.object({ searches: z.number().int(), with_results: z.number().int(), hit_rate: z.number().nullable() }),
+  queue: z.record(z.string(), z.number().int()).nullable(),
+  /** Activity figures (last write, retrieval) count this replica since it started. */
+  since: z.string(),
+});
+
+const DebugQuery = z.object({ tenant: z.string().min(1).max(128).optional() }).strict();
+
+/** `GET /debug/memory` (admin key; the auth hook guards `/debug*`): counts and recent activity. */
+export function debugRoutes(deps: {
+  store: Pick<MemoryStore, 'countByLayer'>;
+  activity: MemoryActivity;
+  queue?: QueueDepthSource;
+  startedAt: string;
+}): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/debug/memory',
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Memories per layer and status (all tenants, or `?tenant=`), last write, retrieval hit rate, queue depth',
+          querystring: DebugQuery,
+          response: { 200: DebugMemory, ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const rows = await deps.store.countByLayer(request.query.tenant);
+        const layers: Record<string, Record<string, number>> = {};
+        let total = 0;
+        for (const row of rows) {
+          const byStatus = layers[row.layer] ?? {};
+          byStatus[row.status] = row.count;
+          layers[row.layer] = byStatus;
+          total += row.count;
+        }
+        const { searches, searchesWithResults, lastWriteAt } = deps.activity;
+        return {
+          layers,
+          total,
+          last_write_at: lastWriteAt,
+          retrieval: {
+            searches,
+            with_results: searchesWithResults,
+            hit_rate: searches === 0 ? null : Math.round((searchesWithResults / searches) * 10_000) / 10_000,
+          },
+          queue: deps.queue ? await deps.queue.depth() : null,
+          since: deps.startedAt,
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { AppError } from '@hindsight/errors';
+import { ListQuery } from '@hindsight/memory-model';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listFilter } from '../memory/manage.ts';
+import type { MemoryService } from '../memory/service.ts';
+import { exportMemories, importMemories, type NumberedLine } from '../memory/transfer.ts';
+import { ErrorResponses } from './schemas.ts';
+
+export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl'] as const;
+
+/** A single record line is at most a few KiB (content ≤ 2000 chars, metadata ≤ 8 KiB, history). */
+const MAX_LINE_BYTES = 1024 * 1024;
+
+const ExportQuery = ListQuery.omit({ limit: true, cursor: true });
+
+const ImportSummary = z.object({
+  lines: z.number().int(),
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  duplicates: z.number().int(),
+});
+
+export interface TransferHooks {
+  /** After each committed import chunk (metrics). */
+  onImported?: (inserted: number) => void;
+}
+
+/**
+ * `GET /v1/export` streams the caller's long-term records as NDJSON; `POST /v1/import` reads
+ * such a stream back. The NDJSON body parser hands the raw stream to the import route only, so
+ * an import of any size is read line by line instead of buffered under the JSON body limit.
+ */
+export function transferRoutes(memory: MemoryService, hooks: TransferHooks = {}): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addContentTypeParser([...NDJSON_TYPES], (_request, payload, done) => done(null, payload));
+
+    app.get(
+      '/v1/export',
+      {
+        schema: {
+          tags: ['memories'],
+          summary: 'Export long-term memories (all statuses unless filtered) as NDJSON, one full record per line',
+          querystring: ExportQuery,
+          produces: ['application/x-ndjson'],
+        },
+      },
+      async (request, reply) => {
+        const filter = listFilter(request.tenant, { ...request.query, limit: 1 });
+        const records = exportMemories(memory.store, filter);
+        const body = Readable.from(toNdjson(records));
+        body.on('error', (error) => request.log.error({ err: error }, 'export stream failed'));
+        reply.type('application/x-ndjson; charset=utf-8');
+        return reply.send(body);
+      },
+    );
+
+    app.post(
+      '/v1/import',
+      {
+        schema: {
+          tags: ['memories'],
+          summary:
+            'Import NDJSON records (from /v1/export): ids, layers, metadata, history, status and times kept, content re-embedded; ids already present are skipped, so a re-run resumes',
+          consumes: [...NDJSON_TYPES],
+          response: { 200: ImportSummary, 413: ErrorResponses[422], 415: ErrorResponses[422], ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        if (!isReadable(body)) {
+          throw new AppError('unsupported_media_type', 415, `send the records as ${NDJSON_TYPES[0]}, one JSON record per line`);
+        }
+        return importMemories(
+          { store: memory.store, embedder: memory.embedder, ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}) },
+          request.tenant,
+          ndjsonLines(body),
+        );
+      },
+    );
+  };
+}
+
+async function* toNdjson(records: AsyncIterable<unknown>): AsyncGenerator<string> {
+  for await (const record of records) yield `${JSON.stringify(record)}\n`;
+}
+
+/** Splits a byte stream into numbered lines without holding more than one partial line. */
+export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<NumberedLine> {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  let line = 0;
+  for await (const chunk of stream) {
+    const text = partial + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      line += 1;
+      yield { line, text: text.slice(start, newline) };
+      start = newline + 1;
+    }
+    partial = text.slice(start);
+    if (partial.length > MAX_LINE_BYTES) {
+      throw new AppError('payload_too_large', 413, `line ${line + 1} is longer than ${MAX_LINE_BYTES} bytes`);
+    }
+  }
+  partial += decoder.end();
+  if (partial !== '') yield { line: line + 1, text: partial };
+}
+
+function isReadable(value: unknown): value is AsyncIterable<Buffer> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
