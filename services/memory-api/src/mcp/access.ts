@@ -1,13 +1,10 @@
 import type { MemoryApiClient } from '@hindsight/memory-client';
-import type { ForgetRequest, MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import type { ForgetRequest, ForgetResponse, MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import type { z } from 'zod';
 import { forgetMemories } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 
-export interface ForgetOutcome {
-  count: number;
-  ids: string[];
-  dry_run: boolean;
-}
+export type ForgetOutcome = z.infer<typeof ForgetResponse>;
 
 /**
  * What the MCP tools need from memory, for one tenant. Two backends: the

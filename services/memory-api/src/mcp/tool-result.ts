@@ -32,7 +32,7 @@ function failureMessage(tool: string, error: unknown, log: Logger): string {
   if (isAppError(error)) {
     if (error.status < 500) {
       log.info({ tool, code: error.code }, 'mcp tool call refused');
-      return `${tool} refused: ${error.message}. ${HINTS[error.code] ?? 'Fix the arguments and call again.'}`;
+      return `${tool} refused: ${error.message.replace(/\.+$/, '')}. ${HINTS[error.code] ?? 'Fix the arguments and call again.'}`;
     }
     if (error.code === 'dependency_unavailable') {
       log.warn({ tool, err: error }, 'mcp tool call failed: a dependency is unavailable');
