@@ -56,15 +56,14 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
   let timedOut = false;
   const beforeDeadline = async <T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> => {
     const remaining = deadline - performance.now();
-    if (remaining <= 0) {
-      timedOut = true;
-      work.catch((error: unknown) => deps.log.warn({ err: error }, 'search step failed after the deadline'));
-      return TIMED_OUT;
-    }
     let timer: NodeJS.Timeout | undefined;
-    const expiry = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), remaining);
-    });
+    // Past the deadline a step that has already finished still counts: race it against an expiry that is due now.
+    const expiry =
+      remaining <= 0
+        ? Promise.resolve(TIMED_OUT)
+        : new Promise<typeof TIMED_OUT>((resolve) => {
+            timer = setTimeout(() => resolve(TIMED_OUT), remaining);
+          });
     try {
       const outcome = await Promise.race([work, expiry]);
       if (outcome === TIMED_OUT) {
