@@ -11,12 +11,7 @@
  * report states that ceiling. `--ablation` measures a fixed series of feature sets in one run.
  */
 import { parseArgs } from 'node:util';
-import {
-  BASELINE_FEATURES,
-  BuiltinEmbedder,
-  type BuiltinFeatures,
-  type Embedder,
-} from '@hindsight/embedding';
+import { BASELINE_FEATURES, BuiltinEmbedder, type BuiltinFeatures, type Embedder } from '@hindsight/embedding';
 import { conversationTurns, type Dataset, loadDataset, unreachableEvidence } from './datasets.ts';
 
 export const RECALL_KS = [5, 10, 25, 50] as const;
@@ -78,7 +73,9 @@ export async function measureEmbeddingRecall(dataset: Dataset, embedder: Embedde
     recall: mean(sums, questions),
     mrr: questions === 0 ? 0 : reciprocalRanks / questions,
     byCategory: Object.fromEntries(
-      [...categorySums].sort(([a], [b]) => a - b).map(([c, v]) => [c, { questions: v.questions, recall: mean(v.sums, v.questions) }]),
+      [...categorySums]
+        .sort(([a], [b]) => a - b)
+        .map(([c, v]) => [c, { questions: v.questions, recall: mean(v.sums, v.questions) }]),
     ),
     embedMs,
   };
@@ -129,7 +126,10 @@ async function main(): Promise<void> {
   const dataset = await loadDataset(values.dataset);
   const turns = dataset.conversations.reduce((n, c) => n + conversationTurns(c).length, 0);
   const askedQuestions = dataset.conversations.reduce((n, c) => n + c.questions.length, 0);
-  const evidence = dataset.conversations.reduce((n, c) => n + c.questions.reduce((m, q) => m + q.evidence.length, 0), 0);
+  const evidence = dataset.conversations.reduce(
+    (n, c) => n + c.questions.reduce((m, q) => m + q.evidence.length, 0),
+    0,
+  );
   const missing = dataset.conversations.reduce((n, c) => n + unreachableEvidence(c), 0);
   console.log(
     `${dataset.name} (${dataset.layout}): ${dataset.conversations.length} conversations, ${turns} turns, ${askedQuestions} questions; ` +

@@ -47,7 +47,11 @@ export const embedderConfigSchema = z
   .superRefine((config, ctx) => {
     if (config.EMBEDDINGS_PROVIDER !== 'openai') return;
     if (!config.EMBEDDINGS_BASE_URL) {
-      ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_BASE_URL'], message: 'required when EMBEDDINGS_PROVIDER=openai' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMBEDDINGS_BASE_URL'],
+        message: 'required when EMBEDDINGS_PROVIDER=openai',
+      });
     }
     if (!config.EMBEDDINGS_MODEL) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'required when EMBEDDINGS_PROVIDER=openai' });

@@ -13,13 +13,22 @@ async function main(): Promise<void> {
 
   // The cache is a producer-side client: fail fast rather than queue commands while Redis is away.
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: 'embedder-cache' })
+    ? new Redis(config.REDIS_URL, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectionName: 'embedder-cache',
+      })
     : undefined;
   redis?.on('error', (error) => log.warn({ err: error }, 'Redis (embedding cache) error'));
 
   const embedder = await createEmbedderFromConfig(config, { metrics, logger: log, redis });
   log.info(
-    { model: embedder.model, dimension: embedder.dimension, provider: config.EMBEDDINGS_PROVIDER, redisCache: Boolean(redis) },
+    {
+      model: embedder.model,
+      dimension: embedder.dimension,
+      provider: config.EMBEDDINGS_PROVIDER,
+      redisCache: Boolean(redis),
+    },
     'embedder ready',
   );
   const app = await buildApp({ config, embedder, logger: log, metrics });

@@ -115,7 +115,9 @@ describe('embedder service over HTTP (builtin provider)', () => {
     const res = await app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     const text = res.body;
-    expect(text).toMatch(/embedder_http_request_duration_seconds_count\{method="POST",route="\/embed",status_code="200"\} \d+/);
+    expect(text).toMatch(
+      /embedder_http_request_duration_seconds_count\{method="POST",route="\/embed",status_code="200"\} \d+/,
+    );
     expect(text).toMatch(/embedder_embed_duration_seconds_count\{provider="builtin"\} \d+/);
     expect(text).toMatch(/embedder_provider_batch_size_count \d+/);
     expect(text).toMatch(/embedder_cache_lookups_total\{result="lru_hit"\} [1-9]/);
@@ -164,7 +166,9 @@ describe('embedder service with the openai provider against a local server speak
     const res = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['fails'] } });
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('dependency_unavailable');
-    expect(res.json().error.message).toMatch(/openai-compatible embeddings at http:\/\/127\.0\.0\.1:\d+\/v1 unavailable: HTTP 500/);
+    expect(res.json().error.message).toMatch(
+      /openai-compatible embeddings at http:\/\/127\.0\.0\.1:\d+\/v1 unavailable: HTTP 500/,
+    );
 
     await server.stop();
     const ready = await app.inject({ method: 'GET', url: '/ready' });

@@ -16,7 +16,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serviceDir,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },

@@ -3,7 +3,7 @@ import { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapt
 import { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
 import { BuiltinEmbedder } from './builtin/builtin-embedder.ts';
 import type { Embedder } from './port.ts';
-import { type CacheLookup, CachedEmbedder } from './throughput/cached-embedder.ts';
+import { CachedEmbedder, type CacheLookup } from './throughput/cached-embedder.ts';
 import { MicroBatcher } from './throughput/micro-batcher.ts';
 
 export type ProviderSettings =

@@ -1,4 +1,6 @@
-export type { Embedder } from './port.ts';
+export { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapters/openai-compatible.ts';
+export { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
+export { MalformedEmbeddingsError, validateVectors } from './adapters/validate.ts';
 export {
   BUILTIN_ALGORITHM_VERSION,
   BuiltinEmbedder,
@@ -6,20 +8,23 @@ export {
   DEFAULT_BUILTIN_DIMENSION,
 } from './builtin/builtin-embedder.ts';
 export { BASELINE_FEATURES, BUILTIN_FEATURES, type BuiltinFeatures, extractFeatures } from './builtin/features.ts';
-export { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapters/openai-compatible.ts';
-export { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
-export { MalformedEmbeddingsError, validateVectors } from './adapters/validate.ts';
-export { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
+export { createEmbedder, type EmbedderSettings, type ProviderSettings } from './factory.ts';
+export type { Embedder } from './port.ts';
+export {
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  CircuitOpenError,
+  type CircuitState,
+} from './resilience/circuit-breaker.ts';
+export { type RetryOptions, withRetries } from './resilience/retry.ts';
 export { CachedEmbedder, type CachedEmbedderOptions, type CacheLookup } from './throughput/cached-embedder.ts';
 export { LruCache } from './throughput/lru.ts';
-export { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitState } from './resilience/circuit-breaker.ts';
-export { withRetries, type RetryOptions } from './resilience/retry.ts';
-export { createEmbedder, type EmbedderSettings, type ProviderSettings } from './factory.ts';
+export { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 export {
-  l2Normalise,
+  decodeVectorBase64,
   dot,
   encodeVectorBase64,
-  decodeVectorBase64,
-  toLittleEndianBytes,
   fromLittleEndianBytes,
+  l2Normalise,
+  toLittleEndianBytes,
 } from './vector.ts';

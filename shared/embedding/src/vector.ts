@@ -36,7 +36,8 @@ export function toLittleEndianBytes(v: Float32Array): Uint8Array {
 }
 
 export function fromLittleEndianBytes(bytes: Uint8Array): Float32Array {
-  if (bytes.byteLength % 4 !== 0) throw new Error(`float32 payload of ${bytes.byteLength} bytes is not a multiple of 4`);
+  if (bytes.byteLength % 4 !== 0)
+    throw new Error(`float32 payload of ${bytes.byteLength} bytes is not a multiple of 4`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const v = new Float32Array(bytes.byteLength / 4);
   for (let i = 0; i < v.length; i++) v[i] = view.getFloat32(i * 4, true);

@@ -13,7 +13,9 @@ class CountingEmbedder implements Embedder {
     this.texts.push(...texts);
     return this.inner.embed(texts);
   }
-  async check(): Promise<void> {}
+  async check(): Promise<void> {
+    return;
+  }
 }
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -88,7 +90,12 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
 
     const providerB = new CountingEmbedder();
     const lookups: CacheLookup[] = [];
-    const b = new CachedEmbedder(providerB, { lruSize: 10, redis, redisPrefix: prefix, onLookup: (l) => lookups.push(l) });
+    const b = new CachedEmbedder(providerB, {
+      lruSize: 10,
+      redis,
+      redisPrefix: prefix,
+      onLookup: (l) => lookups.push(l),
+    });
     const [vb] = await b.embed(['shared across replicas']);
     expect(providerB.texts).toEqual([]);
     expect(lookups).toEqual([{ lruHits: 0, redisHits: 1, misses: 0 }]);

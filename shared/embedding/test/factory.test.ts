@@ -27,7 +27,12 @@ describe('createEmbedder', () => {
   });
 
   it('builds the openai-compatible provider against a local /v1/embeddings server, learning the dimension', async () => {
-    const embedder = await createEmbedder({ provider: 'openai', baseUrl, model: 'm', batch: { maxBatchSize: 4, maxWaitMs: 1 } });
+    const embedder = await createEmbedder({
+      provider: 'openai',
+      baseUrl,
+      model: 'm',
+      batch: { maxBatchSize: 4, maxWaitMs: 1 },
+    });
     expect(embedder).toBeInstanceOf(MicroBatcher);
     expect(embedder.dimension).toBe(32);
     expect(embedder.model).toBe('openai:m:32');

@@ -19,7 +19,9 @@ class CountingEmbedder implements Embedder {
     return this.inner.embed(texts);
   }
 
-  async check(): Promise<void> {}
+  async check(): Promise<void> {
+    return;
+  }
 }
 
 describeEmbedderContract('micro-batched builtin', async () => ({

@@ -44,31 +44,36 @@ const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
     ]),
 );
 
-/** Abbreviated and full month/weekday names share one term, so "Jan 5" finds "January 5th". */
-const CALENDAR_WORDS: ReadonlyMap<string, string> = new Map(Object.entries({
-  jan: 'january',
-  feb: 'february',
-  mar: 'march',
-  apr: 'april',
-  jun: 'june',
-  jul: 'july',
-  aug: 'august',
-  sep: 'september',
-  sept: 'september',
-  oct: 'october',
-  nov: 'november',
-  dec: 'december',
-  mon: 'monday',
-  tue: 'tuesday',
-  tues: 'tuesday',
-  wed: 'wednesday',
-  thu: 'thursday',
-  thur: 'thursday',
-  thurs: 'thursday',
-  fri: 'friday',
-  sat: 'saturday',
-  sun: 'sunday',
-}));
+/**
+ * Abbreviated and full month/weekday names share one unstemmed term, so "Jan 5" finds
+ * "January 5th" (the stemmer alone would turn "january" into "januari" and leave "jan").
+ * "May" is left out: as a modal verb it is far more common, and a stop word.
+ */
+const CALENDAR_WORDS: ReadonlyMap<string, string> = new Map(
+  [
+    'january jan',
+    'february feb',
+    'march mar',
+    'april apr',
+    'june jun',
+    'july jul',
+    'august aug',
+    'september sep sept',
+    'october oct',
+    'november nov',
+    'december dec',
+    'monday mon',
+    'tuesday tue tues',
+    'wednesday wed',
+    'thursday thu thur thurs',
+    'friday fri',
+    'saturday sat',
+    'sunday sun',
+  ].flatMap((line) => {
+    const [full, ...short] = line.split(' ') as [string, ...string[]];
+    return [full, ...short].map((w): readonly [string, string] => [w, full]);
+  }),
+);
 const NEGATED_BASES: ReadonlyMap<string, string> = new Map([
   ['ca', 'can'],
   ['wo', 'will'],

@@ -13,26 +13,28 @@ const EEDS = ['eedly', 'eed'];
 const EDS = ['ingly', 'edly', 'ing', 'ed'];
 const POSSESSIVES = ["'s'", "'s", "'"];
 
-const EXCEPTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
-  skis: 'ski',
-  skies: 'sky',
-  dying: 'die',
-  lying: 'lie',
-  tying: 'tie',
-  idly: 'idl',
-  gently: 'gentl',
-  ugly: 'ugli',
-  early: 'earli',
-  only: 'onli',
-  singly: 'singl',
-  sky: 'sky',
-  news: 'news',
-  howe: 'howe',
-  atlas: 'atlas',
-  cosmos: 'cosmos',
-  bias: 'bias',
-  andes: 'andes',
-}));
+const EXCEPTIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    skis: 'ski',
+    skies: 'sky',
+    dying: 'die',
+    lying: 'lie',
+    tying: 'tie',
+    idly: 'idl',
+    gently: 'gentl',
+    ugly: 'ugli',
+    early: 'earli',
+    only: 'onli',
+    singly: 'singl',
+    sky: 'sky',
+    news: 'news',
+    howe: 'howe',
+    atlas: 'atlas',
+    cosmos: 'cosmos',
+    bias: 'bias',
+    andes: 'andes',
+  }),
+);
 const AFTER_STEP_1A = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed']);
 
 const STEP2: ReadonlyArray<readonly [string, string]> = [

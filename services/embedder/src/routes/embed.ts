@@ -1,4 +1,4 @@
-import { encodeVectorBase64, type Embedder } from '@hindsight/embedding';
+import { type Embedder, encodeVectorBase64 } from '@hindsight/embedding';
 import { AppError, ConflictError } from '@hindsight/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -107,7 +107,6 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 }
 
-
 function indexOf(item: unknown): number {
   const index = (item as { index?: unknown } | null)?.index;
   return typeof index === 'number' ? index : 0;
@@ -129,7 +128,8 @@ function retryAfterMs(error: unknown): number | undefined {
 function describe(error: unknown, baseUrl: string): string {
   if (error instanceof CircuitOpenError) return error.message;
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `request to ${baseUrl} timed out`;
-  if (error instanceof OpenAI.APIConnectionError) return `cannot reach ${baseUrl} (${error.cause instanceof Error ? error.cause.message : error.message})`;
+  if (error instanceof OpenAI.APIConnectionError)
+    return `cannot reach ${baseUrl} (${error.cause instanceof Error ? error.cause.message : error.message})`;
   if (error instanceof OpenAI.APIError) return `HTTP ${error.status ?? '?'} from ${baseUrl}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -55,5 +55,8 @@ export class BuiltinEmbedder implements Embedder {
     return l2Normalise(vector);
   }
 
-  async check(): Promise<void> {}
+  /** Always ready: nothing to reach, nothing to load. */
+  async check(): Promise<void> {
+    return;
+  }
 }
