@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loggerOptions, type Logger } from '@hindsight/logger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
 import { type ApiKeys, bearerKey } from './http/api-keys.ts';
@@ -41,7 +41,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: loggerOptions({ service: 'memory-api', level: config.LOG_LEVEL }) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    // Per-request lines only when debugging: at info they would drown the memory events.
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
