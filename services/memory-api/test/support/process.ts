@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const SERVICES_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,10 +24,19 @@ export interface ServiceProcess {
 }
 
 /** memory-api as a real child process (`tsx src/main.ts`), waiting until /ready answers 200. */
-export async function spawnMemoryApi(env: Record<string, string>, options: { waitReady?: boolean } = {}): Promise<ServiceProcess> {
+export function spawnMemoryApi(env: Record<string, string>, options: { waitReady?: boolean } = {}): Promise<ServiceProcess> {
+  return spawnService('memory-api', env, options);
+}
+
+/** A service of this repository as a real child process, on a free port unless PORT is given. */
+export async function spawnService(
+  name: string,
+  env: Record<string, string>,
+  options: { waitReady?: boolean } = {},
+): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVICE_DIR,
+    cwd: `${SERVICES_DIR}/${name}`,
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
