@@ -64,6 +64,11 @@ export const MemoryApiEnv = z.object({
    * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.
    */
   MCP_ALLOWED_HOSTS: env.optionalString(),
+}).superRefine((config, ctx) => {
+  // Cross-field rules: each names the variable to set, like the per-field problems.
+  if (config.VECTOR_STORE === 'qdrant' && config.QDRANT_URL === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['QDRANT_URL'], message: 'is required when VECTOR_STORE=qdrant (e.g. http://qdrant:6333)' });
+  }
 });
 
 export type MemoryApiConfig = ReturnType<typeof loadMemoryApiConfig>;

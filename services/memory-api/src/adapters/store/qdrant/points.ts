@@ -12,7 +12,7 @@ export const KEYWORD_VECTOR = 'keywords';
  * epoch ms (integer range indexes); free JSON (metadata, source, history) is
  * stored as text so it comes back byte-for-byte as it was written.
  */
-export interface MemoryPayload {
+export type MemoryPayload = {
   id: string;
   tenant: string;
   user_id: string;
@@ -40,7 +40,7 @@ export interface MemoryPayload {
   decay_weight: number;
   content_hash: string;
   embedding_model: string;
-}
+};
 
 export interface MemoryPoint {
   id: string;

@@ -1,0 +1,560 @@
+import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
+import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
+import { type Layer, type MemoryRecord, STATUSES } from '@hindsight/memory-model';
+import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import {
+  type Candidate,
+  DuplicateContentError,
+  type EmbeddingSpace,
+  type LayerCounts,
+  type MemoryFilter,
+  type MemoryStore,
+  type Page,
+  type SearchScope,
+  type WriteBatch,
+} from '../../../memory/store-port.ts';
+import { reindexInstruction } from '../reindex.ts';
+import { activeHashFilter, buildFilter, MATCHES_NOTHING, type QdrantFilter } from './filter.ts';
+import {
+  DENSE_VECTOR,
+  isMemoryPayload,
+  KEYWORD_VECTOR,
+  type MemoryPayload,
+  type MemoryPoint,
+  payloadToRecord,
+  pointIdOf,
+  toPoint,
+  collectionNameFor,
+} from './points.ts';
+import { denseQuery, hybridQuery, keywordQuery } from './queries.ts';
+import { DEFAULT_RETRY, qdrantRetryOptions, type RetryPolicy } from './retry.ts';
+import { querySparseVector } from './sparse.ts';
+
+export interface QdrantStoreOptions {
+  url: string;
+  apiKey?: string;
+  /** Collections are named `<prefix>_<model>_<dimension>`. */
+  collectionPrefix: string;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Points per batch-update request. */
+  batchSize?: number;
+}
+
+/** Marks a collection as a hindsight memory store and records the space it was built with. */
+interface CollectionMetadata {
+  hindsight_store: 'memory';
+  embedding_model: string;
+  embedding_dimension: number;
+  keyword_tokenizer_version: number;
+}
+
+/** Payload fields with an index: the tenant key first (Qdrant co-locates a tenant's points by it). */
+const PAYLOAD_INDEXES: ReadonlyArray<[string, Schemas['PayloadFieldSchema']]> = [
+  ['tenant', { type: 'keyword', is_tenant: true }],
+  ['user_id', { type: 'keyword' }],
+  ['agent_id', { type: 'keyword' }],
+  ['session_id', { type: 'keyword' }],
+  ['layer', { type: 'keyword' }],
+  ['category', { type: 'keyword' }],
+  ['status', { type: 'keyword' }],
+  ['tags', { type: 'keyword' }],
+  ['content_hash', { type: 'keyword' }],
+  ['occurred_at', { type: 'integer', lookup: false, range: true }],
+  ['created_at', { type: 'integer', lookup: false, range: true }],
+  ['valid_until', { type: 'integer', lookup: false, range: true }],
+];
+
+/** update_mode (insert_only / update_only) arrived in Qdrant 1.17; collection metadata in 1.16. */
+const MINIMUM_SERVER: readonly [number, number] = [1, 17];
+
+/**
+ * The long-term store on Qdrant: one collection per embedding space with a named
+ * dense vector (cosine) and a named sparse keyword vector (`modifier: idf`, so
+ * Qdrant supplies BM25's IDF), payload indexes for every filter, and the tenant
+ * as Qdrant's tenant key.
+ *
+ * What `commit` guarantees — Qdrant has no multi-point transactions, so:
+ * - A batch that breaks a rule (an update whose memory is gone, an insert whose id
+ *   exists, an active duplicate of stored content or within the batch) is rejected
+ *   after reading the current state and before anything is written.
+ * - Each point is written whole (payload, dense and sparse vector in one upsert),
+ *   so no reader ever sees a row without its vectors or with stale keywords.
+ * - The batch goes out as ordered batch-update requests (`wait`, strong ordering)
+ *   of `batchSize` points. Should a request fail, or a concurrent writer have
+ *   inserted the same active content meanwhile, every inserted point is deleted and
+ *   every updated point restored to what it was before the batch, then the error
+ *   is thrown. A concurrent duplicate makes the writer that sees the other's point
+ *   back off, so a duplicate never persists (both may back off; the write path
+ *   then retries).
+ * - Not guaranteed: readers may see part of a batch while it is being applied, and
+ *   a memory-api process killed mid-batch leaves the part already applied (whole
+ *   points, never torn ones). Writes carry fixed point ids, so a retried request
+ *   (Idempotency-Key) converges to the same state.
+ */
+export class QdrantMemoryStore implements MemoryStore {
+  readonly backend = 'qdrant';
+  private readonly client: QdrantClient;
+  private readonly retry: RetryOptions;
+  private readonly batchSize: number;
+  private collection: string | undefined;
+  private space: EmbeddingSpace | undefined;
+
+  constructor(private readonly options: QdrantStoreOptions) {
+    this.client = new QdrantClient({
+      url: options.url,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      timeout: options.timeoutMs ?? 10_000,
+      // The version is checked in `open`, with an error instead of a console warning.
+      checkCompatibility: false,
+    });
+    this.retry = qdrantRetryOptions(options.retry ?? DEFAULT_RETRY);
+    this.batchSize = options.batchSize ?? 128;
+  }
+
+  /** The collection this store reads and writes (known once open). */
+  get collectionName(): string {
+    return this.opened();
+  }
+
+  async open(space: EmbeddingSpace): Promise<void> {
+    const { version } = await this.call(() => this.client.versionInfo());
+    if (!supportsServer(version)) {
+      throw new Error(`Qdrant ${version} is too old: hindsight needs Qdrant ${MINIMUM_SERVER.join('.')} or later`);
+    }
+    const name = collectionNameFor(this.options.collectionPrefix, space);
+    let built = await this.describe(name);
+    if (built === undefined) {
+      const other = await this.otherSpaceUnderPrefix(name);
+      if (other) {
+        throw new EmbeddingMismatchError(
+          reindexInstruction(other.space, space, `the Qdrant collection "${other.name}" (QDRANT_COLLECTION_PREFIX "${this.options.collectionPrefix}")`),
+        );
+      }
+      await this.createCollection(name, space);
+      built = await this.describe(name);
+    }
+    if (built === undefined) throw new Error(`Qdrant collection ${name} could not be created`);
+    if (built.model !== space.model || built.dimension !== space.dimension) {
+      throw new EmbeddingMismatchError(reindexInstruction(built, space, `the Qdrant collection "${name}"`));
+    }
+    // Idempotent: also adds indexes introduced after the collection was created.
+    for (const [field_name, field_schema] of PAYLOAD_INDEXES) {
+      await this.call(() => this.client.createPayloadIndex(name, { field_name, field_schema, wait: true }));
+    }
+    this.collection = name;
+    this.space = space;
+  }
+
+  async check(): Promise<void> {
+    const info = await this.client.getCollection(this.opened());
+    if (info.status === 'red') throw new Error(`Qdrant collection ${this.opened()} is red (an operation failed)`);
+  }
+
+  async close(): Promise<void> {
+    // The client keeps no resources beyond pooled keep-alive sockets, which close when idle.
+    this.collection = undefined;
+  }
+
+  async commit(batch: WriteBatch): Promise<void> {
+    if (batch.inserts.length === 0 && batch.updates.length === 0) return;
+    const collection = this.opened();
+    for (const { vector } of batch.inserts) this.assertDimension(vector);
+    for (const { vector } of batch.updates) if (vector) this.assertDimension(vector);
+
+    const insertIds = batch.inserts.map(({ record }) => pointIdOf(record.tenant, record.id));
+    const updateIds = batch.updates.map(({ record }) => pointIdOf(record.tenant, record.id));
+    const [taken, before] = await Promise.all([
+      this.retrieve(insertIds, { with_payload: ['id'] }),
+      this.retrieve(updateIds, { with_payload: true, with_vector: true }),
+    ]);
+    const firstTaken = taken[0];
+    if (firstTaken) throw new ConflictError(`memory ${memoryIdOf(firstTaken)} already exists`);
+    const beforeById = new Map(before.map((point) => [String(point.id), point]));
+    batch.updates.forEach(({ record }, i) => {
+      if (!beforeById.has(updateIds[i] ?? '')) throw new Error(`memory ${record.id} vanished during a write`);
+    });
+
+    const activeInserts = batch.inserts.map(({ record }) => record).filter((record) => record.status === 'active');
+    const repeated = firstRepeatedKey(activeInserts);
+    if (repeated) throw new DuplicateContentError(repeated.content_hash);
+    const stored = await this.activeClashes(activeInserts, new Set());
+    if (stored) throw new DuplicateContentError(stored);
+
+    const inserts = batch.inserts.map(({ record, vector }) => toPoint(record, vector));
+    const updates = batch.updates.map(({ record, vector }, i) =>
+      toPoint(record, vector ?? denseOf(beforeById.get(updateIds[i] ?? ''), record.id)),
+    );
+    try {
+      await this.writePoints(inserts, updates);
+      const raced = await this.activeClashes(activeInserts, new Set(insertIds));
+      if (raced) throw new DuplicateContentError(raced);
+    } catch (error) {
+      try {
+        await this.undo(insertIds, before);
+      } catch (undoError) {
+        throw new AggregateError([error, undoError], 'a Qdrant write failed and undoing its applied part failed too');
+      }
+      throw error;
+    }
+  }
+
+  async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
+    const [point] = await this.retrieve([pointIdOf(tenant, id)], { with_payload: true });
+    return point ? recordOf(point, tenant) : undefined;
+  }
+
+  async getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
+    const points = await this.retrieve(
+      ids.map((id) => pointIdOf(tenant, id)),
+      { with_payload: true },
+    );
+    return points.flatMap((point) => recordOf(point, tenant) ?? []);
+  }
+
+  async findActiveByHash(tenant: string, userId: string, layer: Layer, contentHash: string): Promise<MemoryRecord | undefined> {
+    const filter = buildFilter({ tenant, userId, layers: [layer], statuses: ['active'] });
+    if (filter === MATCHES_NOTHING) return undefined;
+    (filter.must as Schemas['Condition'][]).push({ key: 'content_hash', match: { value: contentHash } });
+    const { points } = await this.call(() =>
+      this.client.scroll(this.opened(), { filter, limit: 1, with_payload: true, with_vector: false }),
+    );
+    const [point] = points;
+    return point ? recordOf(point, tenant) : undefined;
+  }
+
+  async list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
+    const offset = cursor === undefined ? undefined : decodeCursor(cursor);
+    const qdrantFilter = buildFilter(filter);
+    if (qdrantFilter === MATCHES_NOTHING) return { items: [], nextCursor: null };
+    // Scrolling is ordered by point id, which is stable and unique: each match comes exactly once.
+    const page = await this.call(() =>
+      this.client.scroll(this.opened(), {
+        filter: qdrantFilter,
+        limit,
+        with_payload: true,
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      }),
+    );
+    const next = page.next_page_offset;
+    return {
+      items: page.points.flatMap((point) => recordOf(point, filter.tenant) ?? []),
+      nextCursor: typeof next === 'string' ? encodeCursor(next) : null,
+    };
+  }
+
+  async listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
+    const qdrantFilter = buildFilter(filter);
+    if (qdrantFilter === MATCHES_NOTHING) return [];
+    const { points } = await this.call(() =>
+      this.client.scroll(this.opened(), { filter: qdrantFilter, limit, with_payload: ['id'], with_vector: false }),
+    );
+    return points.map(memoryIdOf);
+  }
+
+  async count(filter: MemoryFilter): Promise<number> {
+    const qdrantFilter = buildFilter(filter);
+    if (qdrantFilter === MATCHES_NOTHING) return 0;
+    const { count } = await this.call(() => this.client.count(this.opened(), { filter: qdrantFilter, exact: true }));
+    return count;
+  }
+
+  async vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]> {
+    this.assertDimension(vector);
+    const filter = buildFilter(scope);
+    if (filter === MATCHES_NOTHING || k <= 0) return [];
+    return this.candidates(denseQuery(vector, filter, k));
+  }
+
+  async keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]> {
+    const query = querySparseVector(terms);
+    const filter = buildFilter(scope);
+    if (filter === MATCHES_NOTHING || query.indices.length === 0 || k <= 0) return [];
+    return this.candidates(keywordQuery(query, filter, k));
+  }
+
+  /**
+   * Dense and keyword candidates fused by Qdrant (prefetch + RRF) in one round trip,
+   * for callers that need only the fused order, not each source's own score.
+   */
+  async hybridSearch(scope: SearchScope, vector: Float32Array, terms: readonly string[], k: number, rrfK = 60): Promise<Candidate[]> {
+    this.assertDimension(vector);
+    const filter = buildFilter(scope);
+    if (filter === MATCHES_NOTHING || k <= 0) return [];
+    return this.candidates(hybridQuery(vector, querySparseVector(terms), filter, k, rrfK));
+  }
+
+  async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
+    const points = await this.retrieve(
+      ids.map((id) => pointIdOf(tenant, id)),
+      { with_payload: ['id', 'tenant'], with_vector: [DENSE_VECTOR] },
+    );
+    const result = new Map<string, number>();
+    for (const point of points) {
+      const payload = point.payload as Partial<MemoryPayload> | null | undefined;
+      if (payload?.tenant !== tenant || typeof payload.id !== 'string') continue;
+      result.set(payload.id, cosine(vector, denseOf(point, payload.id)));
+    }
+    return result;
+  }
+
+  /**
+   * Qdrant cannot increment a payload field in place: concurrent accesses of one
+   * memory may count once. Access counts steer decay, where that is harmless.
+   */
+  async recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
+    const points = await this.retrieve(
+      ids.map((id) => pointIdOf(tenant, id)),
+      { with_payload: ['tenant', 'access_count'] },
+    );
+    const operations: Schemas['UpdateOperation'][] = points
+      .filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.tenant === tenant)
+      .map((point) => ({
+        set_payload: {
+          payload: { access_count: Number((point.payload as Partial<MemoryPayload>).access_count ?? 0) + 1, last_accessed_at: at },
+          points: [point.id],
+        },
+      }));
+    for (const chunk of chunks(operations, this.batchSize)) {
+      await this.call(() => this.client.batchUpdate(this.opened(), { operations: chunk, wait: true, ordering: 'strong' }));
+    }
+  }
+
+  async deleteMany(tenant: string, ids: readonly string[]): Promise<number> {
+    const existing = await this.retrieve(
+      ids.map((id) => pointIdOf(tenant, id)),
+      { with_payload: ['tenant'] },
+    );
+    const owned = existing.filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.tenant === tenant);
+    for (const chunk of chunks(owned.map((point) => point.id), this.batchSize)) {
+      await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
+    }
+    return owned.length;
+  }
+
+  async countByLayer(tenant?: string): Promise<LayerCounts[]> {
+    const perStatus = await Promise.all(
+      STATUSES.map(async (status) => {
+        const must: Schemas['Condition'][] = [{ key: 'status', match: { value: status } }];
+        if (tenant !== undefined) must.push({ key: 'tenant', match: { value: tenant } });
+        const { hits } = await this.call(() =>
+          this.client.facet(this.opened(), { key: 'layer', filter: { must }, exact: true, limit: 16 }),
+        );
+        return hits.map((hit) => ({ layer: hit.value as Layer, status, count: hit.count }));
+      }),
+    );
+    return perStatus.flat().filter((row) => row.count > 0);
+  }
+
+  private opened(): string {
+    if (this.collection === undefined) throw new Error('store is not open');
+    return this.collection;
+  }
+
+  private call<T>(work: () => Promise<T>): Promise<T> {
+    return withRetries(work, this.retry);
+  }
+
+  private assertDimension(vector: ArrayLike<number>): void {
+    if (this.space && vector.length !== this.space.dimension) {
+      throw new Error(`vector has dimension ${vector.length}, the store holds ${this.space.dimension}`);
+    }
+  }
+
+  private async retrieve(
+    ids: readonly string[],
+    select: Pick<Schemas['PointRequest'], 'with_payload' | 'with_vector'>,
+  ): Promise<Schemas['Record'][]> {
+    if (ids.length === 0) return [];
+    const found: Schemas['Record'][] = [];
+    for (const chunk of chunks([...new Set(ids)], 256)) {
+      found.push(...(await this.call(() => this.client.retrieve(this.opened(), { ids: chunk, ...select }))));
+    }
+    return found;
+  }
+
+  private async candidates(request: Schemas['QueryRequest']): Promise<Candidate[]> {
+    const { points } = await this.call(() => this.client.query(this.opened(), request));
+    return points.map((point) => ({ id: memoryIdOf(point), score: point.score }));
+  }
+
+  /**
+   * Sends inserts (insert_only: an existing point is never overwritten) and updates
+   * (update_only: a memory deleted meanwhile is not resurrected) in ordered chunks.
+   */
+  private async writePoints(inserts: MemoryPoint[], updates: MemoryPoint[]): Promise<void> {
+    const tagged = [
+      ...inserts.map((point) => ({ point, mode: 'insert_only' as const })),
+      ...updates.map((point) => ({ point, mode: 'update_only' as const })),
+    ];
+    for (const chunk of chunks(tagged, this.batchSize)) {
+      const operations: Schemas['UpdateOperation'][] = [];
+      for (const mode of ['insert_only', 'update_only'] as const) {
+        const points = chunk.filter((entry) => entry.mode === mode).map((entry) => entry.point as Schemas['PointStruct']);
+        if (points.length > 0) operations.push({ upsert: { points, update_mode: mode } });
+      }
+      await this.call(() => this.client.batchUpdate(this.opened(), { operations, wait: true, ordering: 'strong' }));
+    }
+  }
+
+  /** Puts the points a failed commit touched back as they were before it. */
+  private async undo(insertedIds: readonly string[], before: readonly Schemas['Record'][]): Promise<void> {
+    for (const chunk of chunks([...insertedIds], this.batchSize)) {
+      await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
+    }
+    const restore = before.map((point) => ({ id: point.id, vector: point.vector ?? {}, payload: point.payload ?? {} }));
+    for (const chunk of chunks(restore, this.batchSize)) {
+      await this.call(() =>
+        this.client.upsert(this.opened(), { points: chunk as Schemas['PointStruct'][], wait: true, ordering: 'strong' }),
+      );
+    }
+  }
+
+  /**
+   * The content hash of a stored active memory that clashes with one of `records`
+   * on (tenant, user, layer, content_hash), ignoring the points in `own`.
+   */
+  private async activeClashes(records: readonly MemoryRecord[], own: ReadonlySet<string>): Promise<string | undefined> {
+    const byTenant = new Map<string, MemoryRecord[]>();
+    for (const record of records) byTenant.set(record.tenant, [...(byTenant.get(record.tenant) ?? []), record]);
+    for (const [tenant, group] of byTenant) {
+      const wanted = new Set(group.map(uniquenessKey));
+      const filter = activeHashFilter(
+        tenant,
+        [...new Set(group.map((r) => r.user_id))],
+        [...new Set(group.map((r) => r.content_hash))],
+      );
+      let offset: Schemas['ExtendedPointId'] | undefined;
+      do {
+        const page = await this.call(() =>
+          this.client.scroll(this.opened(), {
+            filter,
+            limit: 256,
+            with_payload: ['user_id', 'layer', 'content_hash', 'tenant'],
+            with_vector: false,
+            ...(offset !== undefined ? { offset } : {}),
+          }),
+        );
+        for (const point of page.points) {
+          const payload = point.payload as Pick<MemoryPayload, 'user_id' | 'layer' | 'content_hash'>;
+          if (!own.has(String(point.id)) && wanted.has(uniquenessKey(payload))) return payload.content_hash;
+        }
+        const next = page.next_page_offset;
+        offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
+      } while (offset !== undefined);
+    }
+    return undefined;
+  }
+
+  private async describe(name: string): Promise<EmbeddingSpace | undefined> {
+    const { exists } = await this.call(() => this.client.collectionExists(name));
+    if (!exists) return undefined;
+    const info = await this.call(() => this.client.getCollection(name));
+    const metadata = info.config.metadata as Partial<CollectionMetadata> | null | undefined;
+    if (metadata?.hindsight_store !== 'memory' || typeof metadata.embedding_model !== 'string') {
+      throw new Error(`Qdrant collection ${name} exists but was not created by hindsight; choose another QDRANT_COLLECTION_PREFIX`);
+    }
+    return { model: metadata.embedding_model, dimension: Number(metadata.embedding_dimension) };
+  }
+
+  /** Another hindsight collection under the same prefix: the deployment was built with another model. */
+  private async otherSpaceUnderPrefix(except: string): Promise<{ name: string; space: EmbeddingSpace } | undefined> {
+    const { collections } = await this.call(() => this.client.getCollections());
+    const prefix = `${this.options.collectionPrefix}_`;
+    for (const { name } of collections) {
+      if (name === except || !name.startsWith(prefix)) continue;
+      const info = await this.call(() => this.client.getCollection(name));
+      const metadata = info.config.metadata as Partial<CollectionMetadata> | null | undefined;
+      if (metadata?.hindsight_store === 'memory' && typeof metadata.embedding_model === 'string') {
+        return { name, space: { model: metadata.embedding_model, dimension: Number(metadata.embedding_dimension) } };
+      }
+    }
+    return undefined;
+  }
+
+  private async createCollection(name: string, space: EmbeddingSpace): Promise<void> {
+    const metadata: CollectionMetadata = {
+      hindsight_store: 'memory',
+      embedding_model: space.model,
+      embedding_dimension: space.dimension,
+      keyword_tokenizer_version: KEYWORD_TOKENIZER_VERSION,
+    };
+    try {
+      // The low-level call: the convenience wrapper of client 1.17 drops `metadata`.
+      await this.call(() =>
+        this.client.api().createCollection({
+          collection_name: name,
+          vectors: { [DENSE_VECTOR]: { size: space.dimension, distance: 'Cosine' } },
+          sparse_vectors: { [KEYWORD_VECTOR]: { modifier: 'idf' } },
+          metadata: { ...metadata },
+        }),
+      );
+    } catch (error) {
+      // Another replica created it at the same moment; `open` re-reads and checks what it built.
+      const { exists } = await this.call(() => this.client.collectionExists(name));
+      if (!exists) throw error;
+    }
+  }
+}
+
+function supportsServer(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return major > MINIMUM_SERVER[0] || (major === MINIMUM_SERVER[0] && minor >= MINIMUM_SERVER[1]);
+}
+
+function memoryIdOf(point: { id: Schemas['ExtendedPointId']; payload?: unknown }): string {
+  const id = (point.payload as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== 'string') throw new Error(`Qdrant point ${String(point.id)} carries no memory id`);
+  return id;
+}
+
+function recordOf(point: Schemas['Record'], tenant: string): MemoryRecord | undefined {
+  return isMemoryPayload(point.payload) && point.payload.tenant === tenant ? payloadToRecord(point.payload) : undefined;
+}
+
+function denseOf(point: Schemas['Record'] | undefined, memoryId: string): number[] {
+  const vectors = point?.vector as Record<string, unknown> | undefined;
+  const dense = vectors?.[DENSE_VECTOR];
+  if (!Array.isArray(dense)) throw new Error(`memory ${memoryId} has no dense vector in Qdrant`);
+  return dense as number[];
+}
+
+function uniquenessKey(record: Pick<MemoryRecord, 'user_id' | 'layer' | 'content_hash'>): string {
+  return `${record.user_id}\u001f${record.layer}\u001f${record.content_hash}`;
+}
+
+function firstRepeatedKey(records: readonly MemoryRecord[]): MemoryRecord | undefined {
+  const seen = new Set<string>();
+  for (const record of records) {
+    const key = `${record.tenant}\u001f${uniquenessKey(record)}`;
+    if (seen.has(key)) return record;
+    seen.add(key);
+  }
+  return undefined;
+}
+
+/** Cosine of two vectors of any length scale (Qdrant stores cosine vectors normalised, queries may not be). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return dot(l2Normalise(Float32Array.from(a)), l2Normalise(Float32Array.from(b)));
+}
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function encodeCursor(pointId: string): string {
+  return Buffer.from(pointId).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  const pointId = Buffer.from(cursor, 'base64url').toString();
+  if (!UUID.test(pointId)) throw new BadRequestError('cursor is not one this API returned');
+  return pointId;
+}
