@@ -11,7 +11,13 @@
  * report states that ceiling. `--ablation` measures a fixed series of feature sets in one run.
  */
 import { parseArgs } from 'node:util';
-import { BASELINE_FEATURES, BuiltinEmbedder, type BuiltinFeatures, type Embedder } from '@hindsight/embedding';
+import {
+  BASELINE_FEATURES,
+  BUILTIN_FEATURES,
+  BuiltinEmbedder,
+  type BuiltinFeatures,
+  type Embedder,
+} from '@hindsight/embedding';
 import { conversationTurns, type Dataset, loadDataset, unreachableEvidence } from './datasets.ts';
 
 export const RECALL_KS = [5, 10, 25, 50] as const;
@@ -101,16 +107,22 @@ export function formatReport(label: string, r: RecallReport): string {
   return lines.join('\n');
 }
 
-/** Feature sets of the ablation, each adding one idea to the one before. */
+/** Feature sets of the ablation, each adding one idea to the one before, ending at the default. */
 function ablationSteps(): Array<[string, Partial<BuiltinFeatures>]> {
-  const b = BASELINE_FEATURES;
-  return [
-    ['v1 baseline: stemmed terms, raw tf', { ...b }],
-    ['+ sublinear tf', { ...b, sublinearTf: true }],
-    ['+ rarity prior', { ...b, sublinearTf: true, rarityPrior: true }],
-    ['+ char 3-grams 0.35', { ...b, sublinearTf: true, rarityPrior: true, charNgrams: 0.35 }],
-    ['+ word bigrams 0.3', { ...b, sublinearTf: true, rarityPrior: true, charNgrams: 0.35, wordBigrams: 0.3 }],
-  ];
+  const steps: Array<[string, Partial<BuiltinFeatures>]> = [];
+  let features: BuiltinFeatures = { ...BASELINE_FEATURES };
+  const add = (label: string, change: Partial<BuiltinFeatures>) => {
+    features = { ...features, ...change };
+    steps.push([label, features]);
+  };
+  add('baseline: stemmed terms, raw tf', {});
+  add('+ sublinear tf', { sublinearTf: true });
+  add('+ rarity prior', { rarityPrior: true });
+  add(`+ char ${BUILTIN_FEATURES.charNgramSize}-grams`, { charNgrams: BUILTIN_FEATURES.charNgrams });
+  add('+ word bigrams', { wordBigrams: BUILTIN_FEATURES.wordBigrams, cjkChars: BUILTIN_FEATURES.cjkChars });
+  add('+ 2 hash probes per feature', { probes: BUILTIN_FEATURES.probes });
+  add('+ topic thesaurus = default', { concepts: BUILTIN_FEATURES.concepts });
+  return steps;
 }
 
 async function main(): Promise<void> {

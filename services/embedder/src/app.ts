@@ -1,5 +1,6 @@
 import type { Embedder } from '@hindsight/embedding';
 import { type Logger, loggerOptions } from '@hindsight/logger';
+import { httpMetrics } from '@hindsight/metrics';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EmbedderConfig } from './config.ts';
@@ -38,12 +39,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.requestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-  });
+  await app.register(httpMetrics, { registry: metrics.registry });
 
   const provider = config.EMBEDDINGS_PROVIDER;
   await app.register(embedRoutes(embedder, limits, metrics, provider));
@@ -51,7 +47,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     operationsRoutes({
       embedder,
-      registry: metrics.registry,
       readinessCacheMs: deps.readinessCacheMs ?? (provider === 'builtin' ? 0 : 5_000),
       readinessTimeoutMs: Math.min(config.EMBEDDINGS_TIMEOUT_MS, 5_000),
     }),

@@ -28,9 +28,9 @@ export const embedderConfigSchema = z
     /** openai only: consecutive failed calls that open the circuit breaker, and its cool-down. */
     EMBEDDINGS_BREAKER_THRESHOLD: env.int(5, 1, 1000),
     EMBEDDINGS_BREAKER_COOLDOWN_MS: env.int(30_000, 100, 3_600_000),
-    /** Most texts per provider call after micro-batching concurrent requests. */
+    /** openai only: most texts per provider call after micro-batching concurrent requests. */
     EMBED_BATCH_SIZE: env.int(64, 1, 2048),
-    /** Longest a text waits for others to fill a batch; 0 turns micro-batching off. */
+    /** openai only: longest a text waits for others to fill a batch; 0 turns micro-batching off. */
     EMBED_BATCH_WAIT_MS: env.int(5, 0, 1000),
     /** Vectors kept in the in-process LRU cache; 0 turns it off. */
     EMBED_CACHE_SIZE: env.int(10_000, 0, 10_000_000),

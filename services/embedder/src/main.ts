@@ -9,7 +9,7 @@ import { createMetrics } from './metrics.ts';
 async function main(): Promise<void> {
   const config = loadEmbedderConfig();
   const log = createLogger({ service: 'embedder', level: config.LOG_LEVEL });
-  const metrics = createMetrics({ defaultMetrics: true });
+  const metrics = createMetrics({ processMetrics: true });
 
   // The cache is a producer-side client: fail fast rather than queue commands while Redis is away.
   const redis = config.REDIS_URL

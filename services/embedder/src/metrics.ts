@@ -1,9 +1,11 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, createMetricsRegistry, Histogram, type Registry } from '@hindsight/metrics';
 
-/** The service's Prometheus metrics, one registry per app instance (tests build many). */
+/**
+ * The embedder's own Prometheus metrics, one registry per app instance (tests build many).
+ * HTTP request latency by route and `GET /metrics` come from @hindsight/metrics' plugin.
+ */
 export interface EmbedderMetrics {
   registry: Registry;
-  requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   embedDuration: Histogram<'provider'>;
   texts: Counter<'provider'>;
   batchSize: Histogram;
@@ -12,18 +14,10 @@ export interface EmbedderMetrics {
   embedErrors: Counter<'provider'>;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): EmbedderMetrics {
-  const registry = new Registry();
-  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'embedder_' });
+export function createMetrics(options: { processMetrics?: boolean } = {}): EmbedderMetrics {
+  const registry = createMetricsRegistry({ service: 'embedder', processMetrics: options.processMetrics ?? false });
   return {
     registry,
-    requestDuration: new Histogram({
-      name: 'embedder_http_request_duration_seconds',
-      help: 'HTTP request latency by route',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
     embedDuration: new Histogram({
       name: 'embedder_embed_duration_seconds',
       help: 'Time to embed one POST /embed request (cache, batching and provider included)',

@@ -27,7 +27,9 @@ export function embedderSettings(
   const { metrics, logger, redis } = deps;
   return {
     ...provider,
-    ...(config.EMBED_BATCH_WAIT_MS > 0
+    // Only a model server gains from batches (scripts/bench/embedder.ts: ×10 against a simulated
+    // one); the builtin is CPU-bound in this process, where waiting for company only adds latency.
+    ...(config.EMBEDDINGS_PROVIDER === 'openai' && config.EMBED_BATCH_WAIT_MS > 0
       ? {
           batch: {
             maxBatchSize: config.EMBED_BATCH_SIZE,

@@ -1,6 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Registry } from 'prom-client';
 import { z } from 'zod';
 
 const Readiness = z.object({
@@ -10,13 +9,12 @@ const Readiness = z.object({
 
 export interface OperationsOptions {
   embedder: Embedder;
-  registry: Registry;
   /** A remote provider is probed at most this often; probes in between reuse the last result. */
   readinessCacheMs: number;
   readinessTimeoutMs: number;
 }
 
-/** `/health` (the process answers), `/ready` (the provider can embed now), `/metrics`. */
+/** `/health`: the process answers. `/ready`: the provider can embed now. */
 export function operationsRoutes(options: OperationsOptions): FastifyPluginAsyncZod {
   let last: { at: number; error: string | undefined } | undefined;
   const probe = async (): Promise<string | undefined> => {
@@ -43,11 +41,6 @@ export function operationsRoutes(options: OperationsOptions): FastifyPluginAsync
         status: error === undefined ? ('ready' as const) : ('not_ready' as const),
         checks: { provider: error === undefined ? { ok: true } : { ok: false, error } },
       };
-    });
-
-    app.get('/metrics', async (_request, reply) => {
-      reply.header('content-type', options.registry.contentType);
-      return options.registry.metrics();
     });
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * npm run eval -- --dataset <path> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
+ *                 [--url http://127.0.0.1:8001] [--api-key KEY] [--quiet]
+ *
+ * Without --url a fresh memory-api process is started on a free loopback port (temp DATA_DIR,
+ * unique REDIS_PREFIX, no rate limit) and stopped at the end. Exit codes: 0 done, 1 usage,
+ * 2 the run failed.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatEvalTables, renderEvalHtml } from './report.ts';
+import { DEFAULT_KS, runEval } from './run.ts';
+
+const USAGE = `usage: npm run eval -- --dataset <dir|file.json> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
+                      [--url <memory-api url>] [--api-key <key>] [--quiet]`;
+
+export async function evalMain(argv: readonly string[]): Promise<number> {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 1;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.dataset) {
+    process.stderr.write(`--dataset is required\n${USAGE}\n`);
+    return 1;
+  }
+  const ks = values['top-k'] ? values['top-k'].split(',').map((k) => Number(k.trim())) : [...DEFAULT_KS];
+  if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > 100)) {
+    process.stderr.write(`--top-k takes integers between 1 and 100, e.g. 5,10,25,50\n`);
+    return 1;
+  }
+  try {
+    const apiKey = values['api-key'] ?? process.env.HINDSIGHT_API_KEY;
+    const result = await runEval({
+      dataset: resolve(values.dataset),
+      ks,
+      ...(values.url ? { url: values.url } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      progress: !values.quiet,
+    });
+    process.stdout.write(`${formatEvalTables(result)}\n`);
+    if (values.json) await writeOut(values.json, `${JSON.stringify(result, null, 2)}\n`);
+    if (values.html) await writeOut(values.html, renderEvalHtml(result));
+    return 0;
+  } catch (error) {
+    process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      dataset: { type: 'string', short: 'd' },
+      'top-k': { type: 'string', short: 'k' },
+      json: { type: 'string' },
+      html: { type: 'string' },
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: false,
+  });
+}
+
+async function writeOut(path: string, text: string): Promise<void> {
+  await mkdir(dirname(resolve(path)), { recursive: true });
+  await writeFile(path, text);
+  process.stderr.write(`wrote ${path}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await evalMain(process.argv.slice(2));
+}
