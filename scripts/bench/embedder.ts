@@ -101,7 +101,9 @@ async function main(): Promise<void> {
   const texts = benchTexts(count);
   const builtin = new BuiltinEmbedder({ dimension: Number(values.dim) });
   const batch = { maxBatchSize: 64, maxWaitMs: 2 };
-  console.log(`embedder bench: ${count} texts, ${clients} clients, ${builtin.model}, batches of ≤${batch.maxBatchSize} / ≤${batch.maxWaitMs} ms`);
+  console.log(
+    `embedder bench: ${count} texts, ${clients} clients, ${builtin.model}, batches of ≤${batch.maxBatchSize} / ≤${batch.maxWaitMs} ms`,
+  );
 
   await builtin.embed(benchTexts(500, 7)); // warm-up: JIT and the thesaurus index
   const single = await concurrentRate(builtin, texts, 1);
@@ -110,7 +112,9 @@ async function main(): Promise<void> {
   const direct = await concurrentRate(builtin, texts, clients);
   const batched = await concurrentRate(new MicroBatcher(builtin, batch), texts, clients);
   console.log(`builtin, ${clients} clients, direct                 ${rate(direct)}`);
-  console.log(`builtin, ${clients} clients, micro-batched          ${rate(batched)}   (×${(batched / direct).toFixed(2)} vs direct)`);
+  console.log(
+    `builtin, ${clients} clients, micro-batched          ${rate(batched)}   (×${(batched / direct).toFixed(2)} vs direct)`,
+  );
 
   const server = new SimulatedModelServer(builtin, 2, 0.02);
   const serverTexts = texts.slice(0, Math.min(count, 1000));

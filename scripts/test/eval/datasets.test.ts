@@ -13,12 +13,36 @@ import {
 // Small self-written samples in each layout (the real datasets stay outside the repository).
 const realtalk = {
   name: { speaker_1: 'Ana', speaker_2: 'Ben' },
-  session_2: [{ clean_text: 'Back from Lisbon!', speaker: 'Ben', date_time: '02.01.2024, 09:00:00', dia_id: 'D2:1', img_url: [], img_file: [] }],
+  session_2: [
+    {
+      clean_text: 'Back from Lisbon!',
+      speaker: 'Ben',
+      date_time: '02.01.2024, 09:00:00',
+      dia_id: 'D2:1',
+      img_url: [],
+      img_file: [],
+    },
+  ],
   session_2_date_time: '02.01.2024, 09:00:00',
   events_session_2: {},
   session_1: [
-    { clean_text: 'I am allergic to peanuts', speaker: 'Ana', date_time: '29.12.2023, 22:42:04', dia_id: 'D1:1', img_url: [], img_file: [] },
-    { clean_text: 'Look at this', speaker: 'Ben', date_time: '29.12.2023, 22:43:00', dia_id: 'D1:2', img_url: [], img_file: [], blip_caption: 'a photo of a dog' },
+    {
+      clean_text: 'I am allergic to peanuts',
+      speaker: 'Ana',
+      date_time: '29.12.2023, 22:42:04',
+      dia_id: 'D1:1',
+      img_url: [],
+      img_file: [],
+    },
+    {
+      clean_text: 'Look at this',
+      speaker: 'Ben',
+      date_time: '29.12.2023, 22:43:00',
+      dia_id: 'D1:2',
+      img_url: [],
+      img_file: [],
+      blip_caption: 'a photo of a dog',
+    },
   ],
   session_1_date_time: '29.12.2023, 22:42:04',
   qa: [
