@@ -1,0 +1,81 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+
+/** Copies a child's output line by line, each line prefixed with the child's name. */
+export function prefixLines(source: Readable | null, sink: Writable, prefix: string): void {
+  if (!source) return;
+  let pending = '';
+  source.setEncoding('utf8');
+  source.on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) sink.write(`${prefix} ${line}\n`);
+  });
+  source.on('end', () => {
+    if (pending !== '') sink.write(`${prefix} ${pending}\n`);
+  });
+}
+
+/** Whether the port can be bound on the host right now (nobody else listens there). */
+export function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** Resolves with the exit code/signal once the child has exited (at once when it already has). */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** SIGTERM, then SIGKILL when the child has not exited within `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  const done = exited(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), graceMs);
+  });
+  const outcome = await Promise.race([done, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    child.kill('SIGKILL');
+    await done;
+  }
+}
+
+/**
+ * Polls `url` until it answers 200, the child exits, or `timeoutMs` passes.
+ * Returns why it stopped waiting.
+ */
+export async function waitUntilReady(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<'ready' | 'exited' | 'timeout'> {
+  const deadline = Date.now() + timeoutMs;
+  let gone = child.exitCode !== null || child.signalCode !== null;
+  child.once('exit', () => {
+    gone = true;
+  });
+  while (Date.now() < deadline) {
+    if (gone) return 'exited';
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.status === 200) return 'ready';
+    } catch {
+      // Not listening yet: keep polling until the deadline.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return 'timeout';
+}

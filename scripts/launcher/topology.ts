@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** One service of the suite as the launcher runs it: a Node process on loopback. */
+export interface ServiceSpec {
+  name: string;
+  /** services/<name>/src/main.ts */
+  entry: string;
+  cwd: string;
+  port: number;
+  /** The variables this service gets on top of the launcher's own environment. */
+  env: Record<string, string>;
+}
+
+export interface LaunchSettings {
+  root: string;
+  dataDir: string;
+  redisUrl: string;
+  qdrantUrl: string | undefined;
+  ports: { agent: number; memoryApi: number; embedder: number; worker: number };
+  readyTimeoutMs: number;
+}
+
+const LOOPBACK = '127.0.0.1';
+
+/** Reads the launcher's settings from its environment (the same names compose uses for host ports). */
+export function launchSettings(root: string, env: Record<string, string | undefined>): LaunchSettings {
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    }
+    return value;
+  };
+  const port = (name: string, fallback: number) => integer(name, fallback, 1, 65535);
+  const dataDir = env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data';
+  return {
+    root,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(root, dataDir),
+    redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : `redis://${LOOPBACK}:6379`,
+    qdrantUrl: env.QDRANT_URL && env.QDRANT_URL !== '' ? env.QDRANT_URL : undefined,
+    ports: {
+      agent: port('AGENT_PORT', 8000),
+      memoryApi: port('MEMORY_API_PORT', 8001),
+      embedder: port('EMBEDDER_PORT', 8002),
+      worker: port('WORKER_PORT', 8003),
+    },
+    readyTimeoutMs: integer('LAUNCH_READY_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+  };
+}
+
+/**
+ * The suite in dependency order, wired like docker-compose.yml wires it: the
+ * embedder first, memory-api on top of it and Redis, then the worker and the
+ * agent, which reach memory only through memory-api.
+ */
+export function planServices(settings: LaunchSettings): ServiceSpec[] {
+  const url = (port: number) => `http://${LOOPBACK}:${port}`;
+  const { ports } = settings;
+  const spec = (name: string, port: number, env: Record<string, string>): ServiceSpec => ({
+    name,
+    entry: join(settings.root, 'services', name, 'src', 'main.ts'),
+    cwd: join(settings.root, 'services', name),
+    port,
+    env: { HOST: LOOPBACK, PORT: String(port), ...env },
+  });
+  return [
+    spec('embedder', ports.embedder, { REDIS_URL: settings.redisUrl }),
+    spec('memory-api', ports.memoryApi, {
+      DATA_DIR: settings.dataDir,
+      REDIS_URL: settings.redisUrl,
+      EMBEDDER_URL: url(ports.embedder),
+      ...(settings.qdrantUrl ? { VECTOR_STORE: 'qdrant', QDRANT_URL: settings.qdrantUrl } : { VECTOR_STORE: 'sqlite' }),
+    }),
+    spec('consolidation-worker', ports.worker, { REDIS_URL: settings.redisUrl, MEMORY_API_URL: url(ports.memoryApi) }),
+    spec('agent', ports.agent, { MEMORY_API_URL: url(ports.memoryApi) }),
+  ];
+}
+
+/** Services whose code is present; the others are reported and left out. */
+export function presentServices(specs: readonly ServiceSpec[]): { present: ServiceSpec[]; missing: ServiceSpec[] } {
+  const present: ServiceSpec[] = [];
+  const missing: ServiceSpec[] = [];
+  for (const spec of specs) (existsSync(spec.entry) ? present : missing).push(spec);
+  return { present, missing };
+}

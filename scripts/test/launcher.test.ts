@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited } from '../launcher/children.ts';
+import { launchSettings, planServices, presentServices } from '../launcher/topology.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until `check` holds or `ms` passes; every wait in this file is bounded. */
+async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('local launcher (npm start)', () => {
+  let dataDir: string;
+  let launcher: ChildProcess;
+  let output = '';
+  const env: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'hindsight-launch-'));
+    const [agent, memoryApi, embedder, worker, redis] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    Object.assign(env, {
+      DATA_DIR: dataDir,
+      AGENT_PORT: String(agent),
+      MEMORY_API_PORT: String(memoryApi),
+      EMBEDDER_PORT: String(embedder),
+      WORKER_PORT: String(worker),
+      // Nothing listens there: the launcher must start its own redis-server.
+      REDIS_URL: `redis://127.0.0.1:${redis}`,
+      LOG_LEVEL: 'warn',
+    });
+    const { QDRANT_URL: _qdrant, API_KEYS: _keys, API_KEYS_FILE: _file, ...inherited } = process.env;
+    launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts'], {
+      cwd: root,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    launcher.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    launcher.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await eventually(() => output.includes('all services ready') || launcher.exitCode !== null, 170_000, 'the launcher to report ready');
+    if (launcher.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
+  }, 180_000);
+
+  afterAll(async () => {
+    // A failed test must not leave processes behind: kill whatever the launcher reported starting.
+    for (const pid of startedPids(output)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    if (launcher && launcher.exitCode === null) launcher.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const presentNames = () => presentServices(planServices(launchSettings(root, env))).present;
+
+  it('brings up every service present in the repository, each answering 200 on /ready', async () => {
+    const present = presentNames();
+    expect(present.map((s) => s.name)).toContain('memory-api');
+    expect(present.map((s) => s.name)).toContain('embedder');
+    for (const service of present) {
+      const response = await fetch(`http://127.0.0.1:${service.port}/ready`, { signal: AbortSignal.timeout(5000) });
+      expect(response.status, `${service.name} /ready`).toBe(200);
+    }
+    expect(output).toMatch(/\[memory-api\] /);
+  });
+
+  it('wires memory-api to the embedder and Redis: a stored memory comes back from a search', async () => {
+    const base = `http://127.0.0.1:${env.MEMORY_API_PORT}`;
+    const stored = await fetch(`${base}/store`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'The user is allergic to peanuts', user_id: 'launcher-user', memory_type: 'fact' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(stored.status).toBeLessThan(300);
+    const retrieved = await fetch(`${base}/retrieve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'what is the user allergic to?', user_id: 'launcher-user' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(retrieved.status).toBe(200);
+    const body = (await retrieved.json()) as { results: Array<{ content: string }> };
+    expect(body.results.map((r) => r.content)).toContain('The user is allergic to peanuts');
+    expect(existsSync(join(dataDir, 'memory.db'))).toBe(true);
+    expect(existsSync(join(dataDir, 'redis', 'appendonlydir'))).toBe(true);
+  });
+
+  it('stops every child and exits on one SIGINT', async () => {
+    const pids = startedPids(output);
+    expect(pids.length).toBe(presentNames().length + 1); // the services and its redis-server
+    launcher.kill('SIGINT');
+    const { code } = await Promise.race([
+      exited(launcher),
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`launcher still running:\n${output}`)), 60_000)),
+    ]);
+    expect(code).toBe(130);
+    await eventually(() => pids.every((pid) => !alive(pid)), 10_000, 'every child to exit');
+    expect(output).toContain('memory-api stopped');
+    expect(output.indexOf('memory-api stopped')).toBeLessThan(output.indexOf('embedder stopped'));
+    expect(output.indexOf('embedder stopped')).toBeLessThan(output.indexOf('redis stopped'));
+  }, 90_000);
+});
+
+function startedPids(text: string): number[] {
+  return [...text.matchAll(/started [\w-]+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+}
