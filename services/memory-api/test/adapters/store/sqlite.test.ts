@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keywordTokens } from '@hindsight/text';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
+import { axisVector, makeRecord } from '../../support/records.ts';
 import { runMemoryStoreContract } from './contract.ts';
 
 runMemoryStoreContract('sqlite', {
@@ -14,4 +18,30 @@ runMemoryStoreContract('sqlite', {
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };
   },
+});
+
+describe('sqlite keyword index', () => {
+  it('is rebuilt when the keyword tokenizer version changes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const record = makeRecord({ content: 'Rebuilding keyword terms for the sailing club' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.close();
+
+      const db = new Database(path);
+      db.exec("DELETE FROM memory_terms; UPDATE store_meta SET value = '0' WHERE key = 'keyword_tokenizer_version'");
+      db.close();
+
+      const reopened = new SqliteMemoryStore(path);
+      await reopened.open({ model: 'test-8', dimension: 8 });
+      const hits = await reopened.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('sailing club'), 5);
+      expect(hits.map((h) => h.id)).toEqual([record.id]);
+      await reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

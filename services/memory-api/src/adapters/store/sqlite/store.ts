@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BadRequestError, EmbeddingMismatchError } from '@hindsight/errors';
 import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
-import { keywordTokens } from '@hindsight/text';
+import { KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import {
@@ -74,6 +74,13 @@ export class SqliteMemoryStore implements MemoryStore {
       setMeta.run('embedding_dimension', String(space.dimension));
     }
     if (Number(meta('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
+    if (meta('keyword_tokenizer_version') !== String(KEYWORD_TOKENIZER_VERSION)) {
+      // Terms from another tokenizer would never match today's queries: rebuild the keyword index.
+      db.transaction(() => {
+        rebuildKeywordIndex(db);
+        setMeta.run('keyword_tokenizer_version', String(KEYWORD_TOKENIZER_VERSION));
+      })();
+    }
     this.db = db;
     this.space = space;
   }
@@ -298,8 +305,17 @@ export class SqliteMemoryStore implements MemoryStore {
 }
 
 /** Text indexed for keyword search: the question a memory answers plus its content. */
-function indexedTerms(record: MemoryRecord): string {
+function indexedTerms(record: Pick<MemoryRecord, 'query' | 'content'>): string {
   return keywordTokens(record.query ? `${record.query} ${record.content}` : record.content).join(' ');
+}
+
+function rebuildKeywordIndex(db: Database): void {
+  db.exec('DELETE FROM memory_terms');
+  const insert = db.prepare('INSERT INTO memory_terms (rowid, scope, terms) VALUES (?, ?, ?)');
+  const rows = db.prepare('SELECT rowid, tenant, user_id, query, content FROM memories').all() as Array<
+    Pick<MemoryRow, 'rowid' | 'tenant' | 'user_id' | 'query' | 'content'>
+  >;
+  for (const row of rows) insert.run(BigInt(row.rowid), termScope(row.tenant, row.user_id), indexedTerms(row));
 }
 
 function vectorScope(tenant: string, userId: string): string {
