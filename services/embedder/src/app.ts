@@ -1,7 +1,7 @@
 import type { Embedder } from '@hindsight/embedding';
 import { type Logger, loggerOptions } from '@hindsight/logger';
 import { httpMetrics } from '@hindsight/metrics';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { EmbedderConfig } from './config.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -33,7 +33,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Room for a full batch of maximal texts even when every character is JSON-escaped (\uXXXX).
     bodyLimit: limits.maxTexts * limits.maxTextChars * 6 + 64 * 1024,
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
