@@ -19,6 +19,13 @@ import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
 import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
 import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
 import { transferRoutes } from './routes/transfer.ts';
+import { registerQueueDashboard } from './routes/admin-queues.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { maintenanceRoutes } from './routes/maintenance.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { userRoutes } from './routes/users.ts';
+import { DEFAULT_DECAY } from './maintenance/decay.ts';
+import type { HindsightDeps } from './working/wiring.ts';
 
 export interface AppDeps {
   config: MemoryApiConfig;
@@ -32,6 +39,8 @@ export interface AppDeps {
   metrics?: MemoryApiMetrics;
   /** Consolidation queue depth for `/debug/memory`. */
   queueDepth?: QueueDepthSource;
+  /** Working memory, sessions and the hindsight queue; without them the session routes are absent. */
+  hindsight?: HindsightDeps;
 }
 
 /** Builds memory-api from its dependencies. Never listens: main.ts does, tests `inject`. */
@@ -97,5 +106,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(mcpRoutes({ memory: deps.memory, allowedHosts: config.MCP_ALLOWED_HOSTS }));
+  if (deps.hindsight) {
+    const { sessions, queue, working } = deps.hindsight;
+    await app.register(sessionRoutes(sessions));
+    await app.register(jobRoutes(queue));
+    await app.register(userRoutes(deps.memory, { manage: deps.memory.manage, working, queue }));
+    await app.register(
+      maintenanceRoutes(deps.memory.store, () => deps.keys.tenantNames(), {
+        ...DEFAULT_DECAY,
+        retentionDays: config.ARCHIVE_RETENTION_DAYS,
+      }),
+    );
+    await registerQueueDashboard(app, [queue.queue]);
+  }
   return app;
 }

@@ -64,6 +64,26 @@ export const MemoryApiEnv = z.object({
    * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.
    */
   MCP_ALLOWED_HOSTS: env.optionalString(),
+  /** Working memory: a session's turns expire this long after its last write. */
+  WORKING_TTL_SECONDS: env.int(7200, 60),
+  /** Consolidate a session this long after its last turn (debounced); 0 = only on end or size. */
+  SESSION_IDLE_SECONDS: env.int(1800, 0),
+  /** Consolidate as soon as this many turns wait in a session; 0 = no size trigger. */
+  WORKING_MAX_TURNS: env.int(200, 0),
+  /** Newest turns of the session searched by `/retrieve` with `session_id`. */
+  WORKING_SEARCH_TURNS: env.int(100, 1, 1000),
+  /** BullMQ queue of the hindsight jobs (its keys live under `<REDIS_PREFIX>:bull`). */
+  QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only').default('hindsight'),
+  /** Attempts and first backoff of consolidation jobs (later backoffs double). */
+  JOB_ATTEMPTS: env.int(5, 1, 50),
+  JOB_BACKOFF_MS: env.int(5000, 10),
+  /** Decay: archived memories are deleted this many days after archiving. */
+  ARCHIVE_RETENTION_DAYS: env.int(90, 1),
+  /** An OpenAI-compatible chat endpoint; when set with LLM_MODEL it judges contradictions on write. */
+  LLM_BASE_URL: env.optionalString(),
+  LLM_MODEL: env.optionalString(),
+  LLM_API_KEY: env.optionalString(),
+  LLM_TIMEOUT_MS: env.int(10_000, 100),
 }).superRefine((config, ctx) => {
   // Cross-field rules: each names the variable to set, like the per-field problems.
   if (config.VECTOR_STORE === 'qdrant' && config.QDRANT_URL === undefined) {

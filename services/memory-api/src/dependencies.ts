@@ -9,6 +9,8 @@ import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
 import type { ReadinessCheck } from './routes/health.ts';
+import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
+import { type HindsightDeps, openHindsight } from './working/wiring.ts';
 import { createMetricsRegistry } from '@hindsight/metrics';
 import {
   createMemoryApiMetrics,
@@ -26,6 +28,10 @@ export interface Dependencies {
   idempotency: IdempotencyCache;
   readiness: ReadinessCheck[];
   metrics: MemoryApiMetrics;
+  /** Working memory, sessions and the consolidation queue. */
+  hindsight: HindsightDeps;
+  /** Consolidation queue depth for `/debug/memory`. */
+  queueDepth: HindsightDeps['queue'];
   close(): Promise<void>;
 }
 
@@ -47,11 +53,13 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     const metrics = createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api' }), rawStore);
     const store = instrumentStore(rawStore, metrics);
     const embedder = instrumentEmbedder(rawEmbedder, metrics);
+    const hindsight = openHindsight(config, redis, embedder, log);
+    closers.push(() => hindsight.queue.close());
 
     const memory = instrumentMemoryService(createMemoryService({
       store,
       embedder,
-      judge: new RuleContradictionJudge(),
+      judge: createContradictionJudge(config, new RuleContradictionJudge(), log),
       write: {
         mergeThreshold: config.MERGE_THRESHOLD,
         contradictionThreshold: config.CONTRADICTION_THRESHOLD,
@@ -72,12 +80,16 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       },
       guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
       log,
+      session: hindsight.sessionSearch,
+      working: hindsight.sessions,
     }), metrics);
     return {
       memory,
       metrics,
       keys,
       redis,
+      hindsight,
+      queueDepth: hindsight.queue,
       idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS),
       readiness: [
         { name: 'store', check: () => store.check() },

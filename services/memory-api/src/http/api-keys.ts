@@ -40,6 +40,12 @@ export class ApiKeys {
     return this.tenants.length === 0 && this.admin === undefined;
   }
 
+  /** Every tenant a key exists for (the tenants maintenance jobs walk). */
+  tenantNames(): string[] {
+    if (this.open) return [OPEN_TENANT];
+    return [...new Set(this.tenants.map((t) => t.tenant))];
+  }
+
   tenantFor(key: string): string | undefined {
     if (this.open) return OPEN_TENANT;
     const candidate = Buffer.from(key);
@@ -64,6 +70,13 @@ export function bearerKey(headers: Record<string, string | string[] | undefined>
   if (typeof authorization === 'string') {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return match[1];
+    // Basic (any user name, the key as password): how a browser opens /admin/queues.
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization.trim());
+    if (basic) {
+      const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon >= 0 && colon < decoded.length - 1) return decoded.slice(colon + 1);
+    }
   }
   const apiKey = headers['x-api-key'];
   return typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : undefined;

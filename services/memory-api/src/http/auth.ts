@@ -32,10 +32,20 @@ export function registerAuth(app: FastifyInstance, keys: ApiKeys): void {
       request.tenant = keys.tenantFor(key) ?? '';
       return;
     }
-    const tenant = keys.tenantFor(key);
+    const tenant = keys.tenantFor(key) ?? delegatedTenant(request, keys, key);
     if (!tenant) throw new UnauthorizedError();
     request.tenant = tenant;
   });
+}
+
+/**
+ * Service-to-service calls (the consolidation worker writing a job's memories) hold the
+ * admin key, not every tenant's: with it, `X-Tenant-Id` names the tenant acted for.
+ */
+function delegatedTenant(request: FastifyRequest, keys: ApiKeys, key: string): string | undefined {
+  const header = request.headers['x-tenant-id'];
+  if (typeof header !== 'string' || header.length === 0 || header.length > 128 || !key) return undefined;
+  return keys.isAdmin(key) ? header : undefined;
 }
 
 function accessOf(request: FastifyRequest): Access {

@@ -6,7 +6,7 @@ import type { GuardPolicy } from './guard.ts';
 import type { ManageDeps } from './manage.ts';
 import { type ExtraCandidateSource, type SearchSettings, searchMemories } from './search.ts';
 import type { MemoryStore } from './store-port.ts';
-import { type WriteContext, type WriteSettings, writeMemories } from './write.ts';
+import { type WorkingNoteWriter, type WriteContext, type WriteSettings, writeMemories } from './write.ts';
 
 /** The memory domain wired to its adapters: what routes, MCP tools and jobs call. */
 export interface MemoryService {
@@ -26,6 +26,8 @@ export interface MemoryServiceDeps {
   guard: GuardPolicy;
   log: Logger;
   session?: ExtraCandidateSource;
+  /** Receives `memory_type: "working"` writes. */
+  working?: WorkingNoteWriter;
 }
 
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
@@ -35,6 +37,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     judge: deps.judge,
     settings: { ...deps.write, guard: deps.guard },
     log: deps.log,
+    ...(deps.working ? { working: deps.working } : {}),
   };
   // Access statistics are recorded after the answer is sent, never on the hot path.
   const onReturned = (tenant: string, ids: string[]) => {

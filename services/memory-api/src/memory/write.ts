@@ -32,6 +32,13 @@ export interface WriteDeps {
   judge: ContradictionJudge;
   settings: WriteSettings;
   log: Logger;
+  /** Where `memory_type: "working"` items go (the session's working memory in Redis). */
+  working?: WorkingNoteWriter;
+}
+
+/** Appends a scratch note to a session's working memory. */
+export interface WorkingNoteWriter {
+  appendNote(tenant: string, input: MemoryInput & { session_id: string }): Promise<WriteResult>;
 }
 
 /** Who writes: the tenant comes from the API key, `via` from the transport. */
@@ -61,6 +68,22 @@ export async function writeMemories(
 ): Promise<WriteResult[]> {
   const now = ctx.now ?? Date.now();
   const prepared = prepareItems(deps, ctx, inputs, now);
+  const longTerm = prepared.length > 0 ? await commitLongTerm(deps, prepared, now) : [];
+  if (prepared.length === inputs.length) return longTerm;
+  // The rest are working-memory notes, validated above; they go to their session in input order.
+  const results: WriteResult[] = [];
+  let next = 0;
+  for (const input of inputs) {
+    if (resolveMemoryType(input.memory_type, input.category).layer === 'working') {
+      results.push(await (deps.working as WorkingNoteWriter).appendNote(ctx.tenant, input as MemoryInput & { session_id: string }));
+    } else {
+      results.push(longTerm[next++] as WriteResult);
+    }
+  }
+  return results;
+}
+
+async function commitLongTerm(deps: WriteDeps, prepared: PreparedItem[], now: number): Promise<WriteResult[]> {
   try {
     return await applyWrites(deps, prepared, now);
   } catch (error) {
@@ -76,7 +99,11 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
   inputs.forEach((input, index) => {
     const { layer, category } = resolveMemoryType(input.memory_type, input.category);
     if (layer === 'working') {
-      problems.push({ index, code: 'validation_failed', message: 'working memory is written with a session_id' });
+      if (!input.session_id) {
+        problems.push({ index, code: 'validation_failed', message: 'working memory belongs to a session: send session_id with memory_type "working"' });
+      } else if (!deps.working) {
+        problems.push({ index, code: 'validation_failed', message: 'working memory is not available on this deployment' });
+      }
       return;
     }
     const limit = CONTENT_LIMITS[layer];

@@ -1,0 +1,141 @@
+import {
+  type ConsolidatePayload,
+  consolidationJobId,
+  JOB_STATES,
+  type JobName,
+  jobOptions,
+  type JobStatus,
+  parsePayload,
+  type RetryOverrides,
+} from '@hindsight/jobs';
+import type { Logger } from '@hindsight/logger';
+import { type Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ConsolidationQueue, ScheduledJob } from '../../working/port.ts';
+
+export interface HindsightQueueOptions {
+  /** memory-api's Redis client: a producer fails fast instead of queueing commands. */
+  connection: Redis;
+  queueName: string;
+  /** BullMQ key prefix (`queueKeyPrefix(REDIS_PREFIX)`). */
+  keyPrefix: string;
+  retry: RetryOverrides;
+  log: Logger;
+}
+
+const PENDING_STATES = ['waiting', 'delayed', 'prioritized'] as const;
+const SCAN_PAGE = 500;
+
+/** The producer of the `hindsight` queue. Payloads are validated against the catalogue before enqueueing. */
+export class HindsightQueue implements ConsolidationQueue {
+  readonly queue: Queue;
+
+  constructor(private readonly options: HindsightQueueOptions) {
+    this.queue = new Queue(options.queueName, { connection: options.connection, prefix: options.keyPrefix });
+    this.queue.on('error', (error) => options.log.error({ err: error }, 'hindsight queue error'));
+  }
+
+  async schedule(payload: ConsolidatePayload, delayMs: number): Promise<ScheduledJob> {
+    const data = parsePayload('consolidate', payload);
+    const jobId = consolidationJobId(data.tenant, data.session_id, data.through_seq);
+    const existing = await this.queue.getJob(jobId);
+    if (existing) {
+      let state = await existing.getState();
+      if (state === 'delayed' && delayMs === 0) {
+        // The idle timer's job for the same turns: run it now, recording what triggered it.
+        await existing.updateData(data);
+        await existing.promote();
+        state = await existing.getState();
+      }
+      return { jobId, state: normaliseState(state), deduplicated: true };
+    }
+    const job = await this.queue.add('consolidate', data, {
+      ...jobOptions('consolidate', this.options.retry),
+      jobId,
+      ...(delayMs > 0 ? { delay: delayMs } : {}),
+    });
+    return { jobId, state: normaliseState(await job.getState()), deduplicated: job.id !== jobId };
+  }
+
+  /** Enqueues any catalogued job (maintenance); validated like every other. */
+  async add<N extends JobName>(name: N, payload: unknown, jobId?: string): Promise<string> {
+    const data = parsePayload(name, payload);
+    const job = await this.queue.add(name, data, { ...jobOptions(name, this.options.retry), ...(jobId ? { jobId } : {}) });
+    return job.id ?? '';
+  }
+
+  async cancelPending(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (!(PENDING_STATES as readonly string[]).includes(state)) return false;
+    await job.remove();
+    return true;
+  }
+
+  async status(jobId: string): Promise<{ status: JobStatus; tenant: string | undefined } | undefined> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return undefined;
+    return { status: await describeJob(job), tenant: tenantOf(job) };
+  }
+
+  async removeJobsOf(tenant: string, owner: { userId?: string; sessionId?: string }): Promise<number> {
+    let removed = 0;
+    // Finished jobs are removed too: their data and results name the user's session.
+    for (const type of [...PENDING_STATES, 'completed', 'failed'] as const) {
+      for (let start = 0; ; start += SCAN_PAGE) {
+        const jobs = await this.queue.getJobs([type], start, start + SCAN_PAGE - 1);
+        if (jobs.length === 0) break;
+        let removedHere = 0;
+        for (const job of jobs) {
+          const data = job.data as Record<string, unknown> | undefined;
+          if (!data || data.tenant !== tenant) continue;
+          if (owner.userId !== undefined && data.user_id !== owner.userId) continue;
+          if (owner.sessionId !== undefined && data.session_id !== owner.sessionId) continue;
+          await job.remove();
+          removedHere += 1;
+        }
+        removed += removedHere;
+        // Removing shifts the ranges; re-read the same page when something went.
+        if (removedHere > 0) start -= SCAN_PAGE;
+        if (jobs.length < SCAN_PAGE && removedHere === 0) break;
+      }
+    }
+    return removed;
+  }
+
+  async depth(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized');
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}
+
+function tenantOf(job: Job): string | undefined {
+  const tenant = (job.data as { tenant?: unknown } | undefined)?.tenant;
+  return typeof tenant === 'string' ? tenant : undefined;
+}
+
+function normaliseState(state: string): JobStatus['state'] {
+  return (JOB_STATES as readonly string[]).includes(state) ? (state as JobStatus['state']) : 'unknown';
+}
+
+const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
+
+export async function describeJob(job: Job): Promise<JobStatus> {
+  const status: JobStatus = {
+    id: job.id ?? '',
+    name: job.name,
+    state: normaliseState(await job.getState()),
+    attempts: job.attemptsMade,
+    max_attempts: job.opts.attempts ?? 1,
+    created_at: new Date(job.timestamp).toISOString(),
+    processed_at: iso(job.processedOn),
+    finished_at: iso(job.finishedOn),
+  };
+  if (job.returnvalue !== undefined && job.returnvalue !== null) status.result = job.returnvalue;
+  if (job.failedReason) status.failed_reason = job.failedReason;
+  return status;
+}

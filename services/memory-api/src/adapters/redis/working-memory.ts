@@ -1,0 +1,137 @@
+import { Turn } from '@hindsight/memory-model';
+import type { Redis } from 'ioredis';
+import {
+  type AppendOutcome,
+  type NewTurn,
+  type SessionSnapshot,
+  SessionOwnerError,
+  type WorkingMemoryStore,
+} from '../../working/port.ts';
+
+/**
+ * Appends atomically: checks the owner, takes sequence numbers, stores the turns,
+ * indexes the session under its user and refreshes every TTL. A second replica
+ * appending at the same time gets the next numbers, never the same.
+ * KEYS: meta, turns, user index. ARGV: user, ttl, now, session id, turn JSON...
+ */
+const APPEND = `
+local owner = redis.call('HGET', KEYS[1], 'user_id')
+if owner and owner ~= ARGV[1] then return {-1, owner} end
+local n = #ARGV - 4
+local last = redis.call('HINCRBY', KEYS[1], 'seq', n)
+local first = last - n + 1
+if not owner then
+  redis.call('HSET', KEYS[1], 'user_id', ARGV[1], 'created_at', ARGV[3])
+end
+redis.call('HSET', KEYS[1], 'updated_at', ARGV[3])
+for i = 1, n do redis.call('HSET', KEYS[2], tostring(first + i - 1), ARGV[4 + i]) end
+redis.call('SADD', KEYS[3], ARGV[4])
+local ttl = tonumber(ARGV[2])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('EXPIRE', KEYS[3], ttl)
+return {first, last, redis.call('HLEN', KEYS[2])}
+`;
+
+/** KEYS: turns. ARGV: through. Removes fields numbered ≤ through. */
+const CLEAR_THROUGH = `
+local removed = 0
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if tonumber(field) <= tonumber(ARGV[1]) then
+    redis.call('HDEL', KEYS[1], field)
+    removed = removed + 1
+  end
+end
+return removed
+`;
+
+/**
+ * Working memory in Redis under `<prefix>:wm:`. Per session: a hash of turns
+ * (field = sequence number) and a meta hash (owner, last sequence, times), both
+ * with the session TTL; per user: a set of session ids for erasure. The session
+ * part of each key is a hash tag, so a session's keys share a cluster slot.
+ */
+export class RedisWorkingMemory implements WorkingMemoryStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private sessionKeys(tenant: string, sessionId: string) {
+    const base = `${this.prefix}:wm:{${encodeURIComponent(tenant)}/${encodeURIComponent(sessionId)}}`;
+    return { meta: `${base}:meta`, turns: `${base}:turns` };
+  }
+
+  private userKey(tenant: string, userId: string): string {
+    return `${this.prefix}:wm:user:${encodeURIComponent(tenant)}/${encodeURIComponent(userId)}`;
+  }
+
+  async append(tenant: string, sessionId: string, userId: string, turns: readonly NewTurn[]): Promise<AppendOutcome> {
+    const keys = this.sessionKeys(tenant, sessionId);
+    const bodies = turns.map((t) => JSON.stringify(t));
+    const reply = (await this.redis.eval(
+      APPEND,
+      3,
+      keys.meta,
+      keys.turns,
+      this.userKey(tenant, userId),
+      userId,
+      String(this.ttlSeconds),
+      new Date().toISOString(),
+      sessionId,
+      ...bodies,
+    )) as [number, number | string, number?];
+    if (reply[0] === -1) throw new SessionOwnerError(String(reply[1]));
+    return { firstSeq: reply[0], lastSeq: Number(reply[1]), pending: Number(reply[2]) };
+  }
+
+  async read(tenant: string, sessionId: string, options: { throughSeq?: number; last?: number } = {}): Promise<SessionSnapshot> {
+    const keys = this.sessionKeys(tenant, sessionId);
+    const [meta, fields, ttl] = await Promise.all([
+      this.redis.hgetall(keys.meta),
+      this.redis.hgetall(keys.turns),
+      this.redis.ttl(keys.meta),
+    ]);
+    let turns = Object.entries(fields)
+      .map(([field, body]) => toTurn(Number(field), body))
+      .filter((t) => options.throughSeq === undefined || t.seq <= options.throughSeq)
+      .sort((a, b) => a.seq - b.seq);
+    if (options.last !== undefined && turns.length > options.last) turns = turns.slice(-options.last);
+    return {
+      userId: meta.user_id ?? null,
+      lastSeq: Number(meta.seq ?? 0),
+      turns,
+      ttlSeconds: ttl >= 0 ? ttl : null,
+    };
+  }
+
+  async clearThrough(tenant: string, sessionId: string, throughSeq: number): Promise<number> {
+    const { turns } = this.sessionKeys(tenant, sessionId);
+    return Number(await this.redis.eval(CLEAR_THROUGH, 1, turns, String(throughSeq)));
+  }
+
+  async deleteSession(tenant: string, sessionId: string): Promise<boolean> {
+    const keys = this.sessionKeys(tenant, sessionId);
+    const owner = await this.redis.hget(keys.meta, 'user_id');
+    const removed = await this.redis.del(keys.meta, keys.turns);
+    if (owner) await this.redis.srem(this.userKey(tenant, owner), sessionId);
+    return removed > 0;
+  }
+
+  async deleteUser(tenant: string, userId: string): Promise<string[]> {
+    const index = this.userKey(tenant, userId);
+    const sessions = await this.redis.smembers(index);
+    for (const sessionId of sessions) {
+      const keys = this.sessionKeys(tenant, sessionId);
+      await this.redis.del(keys.meta, keys.turns);
+    }
+    await this.redis.del(index);
+    return sessions;
+  }
+}
+
+function toTurn(seq: number, body: string): Turn {
+  const stored = JSON.parse(body) as Omit<Turn, 'id' | 'seq'>;
+  return Turn.parse({ ...stored, id: `t${seq}`, seq });
+}

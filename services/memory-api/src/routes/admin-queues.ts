@@ -1,0 +1,29 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+
+export const DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The BullMQ dashboard (waiting, active, delayed, completed and failed jobs with their
+ * data, results and failure reasons). It lives under /admin, so the auth hook demands
+ * the admin key; a browser gets a Basic challenge and sends the key as the password.
+ */
+export async function registerQueueDashboard(app: FastifyInstance, queues: readonly Queue[]): Promise<void> {
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(DASHBOARD_PATH);
+  createBullBoard({
+    queues: queues.map((q) => new BullMQAdapter(q)),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'hindsight' } },
+  });
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', 'Basic realm="hindsight admin", charset="UTF-8"');
+      return payload;
+    });
+    await scope.register(serverAdapter.registerPlugin(), { prefix: DASHBOARD_PATH });
+  });
+}

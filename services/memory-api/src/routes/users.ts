@@ -1,0 +1,50 @@
+import { EraseUserResponse, PutUserSummaryBody, UserSummary } from '@hindsight/memory-model';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MemoryService } from '../memory/service.ts';
+import { type EraseDeps, eraseUser } from '../users/erase.ts';
+import { saveUserSummary, userSummary } from '../users/profile.ts';
+import { ErrorResponses, IdParams } from './schemas.ts';
+
+export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/v1/users/:id/summary',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'The user’s profile summary (what an agent loads first); null until one was made',
+          params: IdParams,
+          response: { 200: UserSummary, ...ErrorResponses },
+        },
+      },
+      async (request) => userSummary(memory.store, request.tenant, request.params.id),
+    );
+
+    app.put(
+      '/v1/users/:id/summary',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Replace the user’s profile summary (the worker’s summarize job); the old text stays in history',
+          params: IdParams,
+          body: PutUserSummaryBody,
+          response: { 200: UserSummary, ...ErrorResponses },
+        },
+      },
+      async (request) => saveUserSummary(memory.manage, request.tenant, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/v1/users/:id',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Erase everything of one user: long-term memories, working memory, queued jobs',
+          params: IdParams,
+          response: { 200: EraseUserResponse, ...ErrorResponses },
+        },
+      },
+      async (request) => eraseUser(erase, request.tenant, request.params.id),
+    );
+  };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { Embedder } from '@hindsight/embedding';
+import { contentHash, type MemoryRecord, type PutUserSummaryBody, type UserSummary } from '@hindsight/memory-model';
+import { patchMemory, type ManageDeps } from '../memory/manage.ts';
+import type { MemoryStore } from '../memory/store-port.ts';
+
+export const PROFILE_CATEGORY = 'profile';
+const PROFILE_QUERY = 'What should I know about this user first?';
+
+/**
+ * The per-user profile summary (DESIGN §5 summarize): one active semantic memory of
+ * category `profile`, rewritten in place when refreshed (earlier text kept in its
+ * history). It bypasses merge/supersede on purpose: a profile restates many facts
+ * and must never supersede the memories it summarises.
+ */
+export async function findProfile(store: MemoryStore, tenant: string, userId: string): Promise<MemoryRecord | undefined> {
+  const page = await store.list(
+    { tenant, userId, layers: ['semantic'], categories: [PROFILE_CATEGORY], statuses: ['active'] },
+    1,
+  );
+  return page.items[0];
+}
+
+export async function userSummary(store: MemoryStore, tenant: string, userId: string): Promise<UserSummary> {
+  const profile = await findProfile(store, tenant, userId);
+  return {
+    user_id: userId,
+    summary: profile?.content ?? null,
+    updated_at: profile?.updated_at ?? null,
+    memory_id: profile?.id ?? null,
+  };
+}
+
+export async function saveUserSummary(
+  deps: ManageDeps & { embedder: Embedder },
+  tenant: string,
+  userId: string,
+  body: PutUserSummaryBody,
+  now = Date.now(),
+): Promise<UserSummary> {
+  const metadata = { source_memory_ids: body.source_memory_ids ?? [] };
+  const existing = await findProfile(deps.store, tenant, userId);
+  if (existing) {
+    const next =
+      existing.content === body.content
+        ? await patchMemory(deps, tenant, existing.id, { metadata }, now)
+        : await patchMemory(deps, tenant, existing.id, { content: body.content, metadata }, now);
+    return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
+  }
+  const at = new Date(now).toISOString();
+  const record: MemoryRecord = {
+    id: randomUUID(),
+    tenant,
+    user_id: userId,
+    agent_id: null,
+    session_id: null,
+    layer: 'semantic',
+    category: PROFILE_CATEGORY,
+    content: body.content,
+    query: PROFILE_QUERY,
+    tags: ['profile'],
+    metadata,
+    confidence: 1,
+    importance: 1,
+    proof_count: 1,
+    source: { kind: 'consolidation', extractor: 'summarize' },
+    occurred_at: at,
+    created_at: at,
+    updated_at: at,
+    valid_until: null,
+    status: 'active',
+    superseded_by: null,
+    history: [{ at, action: 'created', content: body.content }],
+    access_count: 0,
+    last_accessed_at: null,
+    decay_weight: 1,
+    content_hash: contentHash(body.content),
+    embedding_model: deps.embedder.model,
+  };
+  const [vector] = await deps.embedder.embed([`${PROFILE_QUERY}\n${body.content}`]);
+  await deps.store.commit({ inserts: [{ record, vector: vector as Float32Array }], updates: [] });
+  return { user_id: userId, summary: record.content, updated_at: at, memory_id: record.id };
+}
