@@ -1,0 +1,35 @@
+import type { MemoryApiClient } from '@hindsight/memory-client';
+import { EndSessionResponse, SessionTurns, type Turn, UserSummary } from '@hindsight/memory-model';
+import type { SessionMemory } from '../conversation/ports.ts';
+
+/**
+ * Sessions through memory-api's REST routes: turns carry their role and get turn ids,
+ * which consolidation uses for provenance (the MCP write tool has no role), and
+ * ending a session or reading the profile summary are no memory tools.
+ */
+export class RestSessionMemory implements SessionMemory {
+  constructor(private readonly client: MemoryApiClient) {}
+
+  async appendTurns(sessionId: string, userId: string, turns: Array<{ role: 'user' | 'assistant'; content: string }>): Promise<void> {
+    await this.client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, {
+      turns: turns.map((t) => ({ user_id: userId, role: t.role, content: t.content })),
+    });
+  }
+
+  async recentTurns(sessionId: string, userId: string, limit: number): Promise<Turn[]> {
+    const session = SessionTurns.parse(await this.client.request('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`));
+    if (session.user_id !== null && session.user_id !== userId) return [];
+    return session.turns.slice(-limit);
+  }
+
+  async end(sessionId: string, userId: string): Promise<EndSessionResponse> {
+    return EndSessionResponse.parse(
+      await this.client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/end`, { user_id: userId }),
+    );
+  }
+
+  async profileSummary(userId: string): Promise<string | null> {
+    const summary = UserSummary.parse(await this.client.request('GET', `/v1/users/${encodeURIComponent(userId)}/summary`));
+    return summary.summary;
+  }
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const Id = z.string().trim().min(1).max(128);
+
+export const ChatRequest = z
+  .object({
+    user_id: Id,
+    session_id: Id,
+    message: z.string().trim().min(1, 'message must not be empty').max(8000, 'message must be at most 8000 characters'),
+  })
+  .strict();
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+export const UsedMemory = z.object({ id: z.string(), content: z.string(), category: z.string(), layer: z.string(), score: z.number() });
+
+export const ChatReply = z.object({
+  reply: z.string(),
+  /** The memories the reply was built on (the prompt's, or the offline policy's). */
+  memories_used: z.array(UsedMemory),
+  session_id: z.string(),
+});
+export type ChatReply = z.infer<typeof ChatReply>;
+
+export const EndSessionRequest = z.object({ user_id: Id }).strict();
+
+export const EndSessionReply = z.object({
+  session_id: z.string(),
+  /** The consolidation job in memory-api (`GET /v1/jobs/:id`). */
+  job_id: z.string(),
+  state: z.string(),
+  deduplicated: z.boolean(),
+});
+export type EndSessionReply = z.infer<typeof EndSessionReply>;

@@ -1,0 +1,167 @@
+import { DependencyUnavailableError } from '@hindsight/errors';
+import type { Logger } from '@hindsight/logger';
+import type { EndSessionResponse, SearchHit, Turn } from '@hindsight/memory-model';
+import { estimateTokens } from '@hindsight/text';
+import type { ChatReply, ChatRequest } from './contract.ts';
+import { languageOf } from './language.ts';
+import { searchMemory, usedMemory, writeMemory } from './memory-calls.ts';
+import { runModelTurn } from './model-turn.ts';
+import { acknowledge, classifyMessage, type OfflineAnswer, recall, recommend, rememberReply } from './offline-policy.ts';
+import { buildProfileSection } from './profile.ts';
+import { buildMessages, rewriteMessages } from './prompt.ts';
+import type { ChatModel, MemoryTools, SessionMemory } from './ports.ts';
+import { isVague, withRecentTopics } from './query-rewrite.ts';
+
+export interface ConversationSettings {
+  /** The model's context window in tokens. */
+  contextTokens: number;
+  /** Share of the context for the profile summary + top preferences. */
+  profileShare: number;
+  /** Share of the context for the memories retrieved for a message. */
+  memoryShare: number;
+  topK: number;
+  recentTurns: number;
+  maxToolRounds: number;
+}
+
+export interface ConversationDeps {
+  tools: MemoryTools;
+  sessions: SessionMemory;
+  /** Absent → the deterministic offline policy answers. */
+  model?: ChatModel;
+  settings: ConversationSettings;
+  log: Logger;
+}
+
+/** Searched once per message for the profile section: what the user likes, avoids and must not have. */
+const PROFILE_QUERY = 'preferences likes dislikes allergies diet health constraints habits 偏好 喜欢 不喜欢 过敏 忌口 习惯';
+const MAX_TURN_CHARS = 8000;
+
+/**
+ * The reference agent's turn (DESIGN §7): record the message in working memory, load the
+ * profile and the memories that matter, answer (model with memory tools, or offline
+ * policy), record the answer. All memory goes through memory-api.
+ */
+export class Conversation {
+  constructor(private readonly deps: ConversationDeps) {}
+
+  get mode(): 'llm' | 'offline' {
+    return this.deps.model ? 'llm' : 'offline';
+  }
+
+  async chat(request: ChatRequest): Promise<ChatReply> {
+    const { tools, sessions, settings } = this.deps;
+    const { user_id: userId, session_id: sessionId, message } = request;
+    const recent = settings.recentTurns > 0 ? await sessions.recentTurns(sessionId, userId, settings.recentTurns) : [];
+    await sessions.appendTurns(sessionId, userId, [{ role: 'user', content: message }]);
+
+    const profileCap = Math.floor(settings.contextTokens * settings.profileShare);
+    const [summary, preferences, query] = await Promise.all([
+      sessions.profileSummary(userId),
+      profileCap > 0
+        ? searchMemory(tools, userId, { query: PROFILE_QUERY, memory_types: ['semantic'], top_k: 10, token_budget: profileCap })
+        : Promise.resolve(undefined),
+      this.standaloneQuery(message, recent),
+    ]);
+    const summaryText = summary?.trim() ?? null;
+    const profileHits = (preferences?.results ?? []).filter((h) => h.content.trim() !== summaryText);
+    const profile = buildProfileSection(summaryText, profileHits, profileCap);
+    const found = await searchMemory(tools, userId, {
+      query,
+      top_k: settings.topK,
+      token_budget: Math.max(1, Math.floor(settings.contextTokens * settings.memoryShare)),
+    });
+
+    let reply: string;
+    let used: SearchHit[];
+    const modelAnswer = this.deps.model
+      ? await this.answerWithModel(this.deps.model, request, recent, profile.text, found.context)
+      : undefined;
+    if (modelAnswer?.reply) {
+      reply = modelAnswer.reply;
+      used = [...profile.used, ...found.results, ...modelAnswer.found];
+    } else {
+      const answer = await this.answerOffline(request, profile.used, found.results);
+      reply = answer.reply;
+      used = answer.used;
+    }
+
+    await sessions.appendTurns(sessionId, userId, [{ role: 'assistant', content: reply.slice(0, MAX_TURN_CHARS) }]);
+    return { reply, memories_used: dedupe(used).map(usedMemory), session_id: sessionId };
+  }
+
+  async endSession(sessionId: string, userId: string): Promise<EndSessionResponse> {
+    return this.deps.sessions.end(sessionId, userId);
+  }
+
+  /** Vague messages become standalone queries: by the model when there is one, else with the session's topics. */
+  private async standaloneQuery(message: string, recent: readonly Turn[]): Promise<string> {
+    if (!isVague(message)) return message;
+    const offline = withRecentTopics(message, recent);
+    const model = this.deps.model;
+    if (!model) return offline;
+    try {
+      const answer = await model.complete({ messages: rewriteMessages(message, recent) });
+      const rewritten = answer.content?.split('\n')[0]?.trim().slice(0, 500);
+      return rewritten || offline;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'rewriting a vague message with the model failed; using the session topics');
+      return offline;
+    }
+  }
+
+  private async answerWithModel(
+    model: ChatModel,
+    request: ChatRequest,
+    recent: readonly Turn[],
+    profile: string,
+    memories: string,
+  ) {
+    const messages = buildMessages({ profile, memories, recent, message: request.message });
+    try {
+      const result = await runModelTurn(
+        { model, tools: this.deps.tools, log: this.deps.log, maxToolRounds: this.deps.settings.maxToolRounds },
+        { userId: request.user_id, sessionId: request.session_id, messages },
+      );
+      this.deps.log.debug({ toolCalls: result.toolCalls, promptTokens: estimateTokens(JSON.stringify(messages)) }, 'model answered');
+      if (!result.reply) this.deps.log.warn('the model answered with no text; answering with the offline policy');
+      return result;
+    } catch (error) {
+      // An unreachable model must not leave the user without an answer: the offline policy still has the memories.
+      if (!(error instanceof DependencyUnavailableError) || !isModelFailure(error)) throw error;
+      this.deps.log.error({ err: error }, 'the model is unavailable; answering with the offline policy');
+      return undefined;
+    }
+  }
+
+  private async answerOffline(request: ChatRequest, profile: SearchHit[], found: SearchHit[]): Promise<OfflineAnswer> {
+    const language = languageOf(request.message);
+    const intent = classifyMessage(request.message);
+    switch (intent.kind) {
+      case 'remember': {
+        const outcome = await writeMemory(this.deps.tools, request.user_id, {
+          content: intent.fact,
+          memory_type: intent.memoryType,
+          session_id: request.session_id,
+        });
+        return { reply: rememberReply(language, intent.fact, outcome), used: [] };
+      }
+      case 'recommend':
+        return recommend(language, intent.food, dedupe([...profile, ...found]));
+      case 'recall':
+        return recall(language, found);
+      case 'chat':
+        return acknowledge(language, found);
+    }
+  }
+}
+
+function dedupe(hits: readonly SearchHit[]): SearchHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => (seen.has(h.id) ? false : (seen.add(h.id), true)));
+}
+
+function isModelFailure(error: DependencyUnavailableError): boolean {
+  const details = error.details;
+  return details !== undefined && !Array.isArray(details) && details.dependency === 'llm';
+}

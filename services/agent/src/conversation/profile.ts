@@ -1,0 +1,61 @@
+import { estimateTokens } from '@hindsight/text';
+import type { SearchHit } from '@hindsight/memory-model';
+
+export interface ProfileSection {
+  /** Prompt text; empty when there is nothing to say. */
+  text: string;
+  /** The preferences that made it into the text. */
+  used: SearchHit[];
+}
+
+/**
+ * The user's profile for the system prompt: the summary consolidation keeps, then the
+ * highest-ranked preferences, never more than `capTokens` (DESIGN §7: 15 % of the context).
+ * The summary is cut at a sentence or word boundary when it alone is too long.
+ */
+export function buildProfileSection(summary: string | null, preferences: readonly SearchHit[], capTokens: number): ProfileSection {
+  const lines: string[] = [];
+  let spent = 0;
+  const fits = (line: string) => spent + estimateTokens(line) + 1 <= capTokens;
+  const add = (line: string) => {
+    lines.push(line);
+    spent += estimateTokens(line) + 1;
+  };
+
+  if (summary && summary.trim()) {
+    const line = `Profile: ${summary.replace(/\s+/g, ' ').trim()}`;
+    if (fits(line)) add(line);
+    else {
+      const cut = cutToTokens(line, capTokens - 1);
+      if (cut) add(cut);
+    }
+  }
+  const used: SearchHit[] = [];
+  const seen = new Set<string>();
+  for (const hit of preferences) {
+    const key = hit.content.trim().toLowerCase();
+    if (seen.has(key)) continue;
+    const line = `- ${hit.category}: ${hit.content.replace(/\s+/g, ' ').trim()}`;
+    if (!fits(line)) continue;
+    seen.add(key);
+    add(line);
+    used.push(hit);
+  }
+  return { text: lines.join('\n'), used };
+}
+
+/** The longest prefix (ending at a sentence or word boundary, marked with …) within `tokens`. */
+function cutToTokens(text: string, tokens: number): string {
+  if (tokens <= 1) return '';
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (estimateTokens(`${text.slice(0, mid)}…`) <= tokens) low = mid;
+    else high = mid - 1;
+  }
+  const prefix = text.slice(0, low);
+  const boundary = Math.max(prefix.lastIndexOf('. '), prefix.lastIndexOf('。'), prefix.lastIndexOf(' '));
+  const kept = boundary > prefix.length / 2 ? prefix.slice(0, boundary + 1).trimEnd() : prefix;
+  return kept ? `${kept}…` : '';
+}
