@@ -1,6 +1,9 @@
 import { estimateTokens } from '@hindsight/text';
 import type { SearchHit } from '@hindsight/memory-model';
 
+/** Most of the profile share the summary may take. */
+const SUMMARY_SHARE = 0.6;
+
 export interface ProfileSection {
   /** Prompt text; empty when there is nothing to say. */
   text: string;
@@ -11,7 +14,7 @@ export interface ProfileSection {
 /**
  * The user's profile for the system prompt: the summary consolidation keeps, then the
  * highest-ranked preferences, never more than `capTokens` (DESIGN §7: 15 % of the context).
- * The summary is cut at a sentence or word boundary when it alone is too long.
+ * The summary is cut at a sentence or word boundary when it would take more than its share.
  */
 export function buildProfileSection(summary: string | null, preferences: readonly SearchHit[], capTokens: number): ProfileSection {
   const lines: string[] = [];
@@ -24,9 +27,11 @@ export function buildProfileSection(summary: string | null, preferences: readonl
 
   if (summary && summary.trim()) {
     const line = `Profile: ${summary.replace(/\s+/g, ' ').trim()}`;
-    if (fits(line)) add(line);
+    // A long summary leaves room for the top preferences, which are what most answers hinge on.
+    const summaryCap = Math.floor(capTokens * SUMMARY_SHARE);
+    if (estimateTokens(line) + 1 <= summaryCap) add(line);
     else {
-      const cut = cutToTokens(line, capTokens - 1);
+      const cut = cutToTokens(line, summaryCap - 1);
       if (cut) add(cut);
     }
   }
@@ -55,7 +60,9 @@ function cutToTokens(text: string, tokens: number): string {
     else high = mid - 1;
   }
   const prefix = text.slice(0, low);
-  const boundary = Math.max(prefix.lastIndexOf('. '), prefix.lastIndexOf('。'), prefix.lastIndexOf(' '));
+  const sentence = Math.max(prefix.lastIndexOf('. '), prefix.lastIndexOf('。'));
+  const word = prefix.lastIndexOf(' ');
+  const boundary = sentence > prefix.length / 2 ? sentence : word;
   const kept = boundary > prefix.length / 2 ? prefix.slice(0, boundary + 1).trimEnd() : prefix;
   return kept ? `${kept}…` : '';
 }
