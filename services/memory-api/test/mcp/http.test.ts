@@ -89,6 +89,26 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect((after.structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain(id);
   });
 
+  it("writes a working-memory note into the session, searchable at once with session_id", async () => {
+    const written = await callTool(acme, 'memory_write', {
+      content: 'Comparing flights to Lisbon for next Friday',
+      memory_type: 'working',
+      session_id: 'mcp-session-1',
+    });
+    expect(written.isError).toBeFalsy();
+    expect(written.structuredContent).toMatchObject({ layer: 'working' });
+    const turns = await api.app.inject({ method: 'GET', url: '/v1/sessions/mcp-session-1/turns', headers: auth('key-acme') });
+    expect(turns.json().turns.map((t: { content: string }) => t.content)).toEqual(['Comparing flights to Lisbon for next Friday']);
+
+    const found = await callTool(acme, 'memory_search', { query: 'flights to Lisbon', session_id: 'mcp-session-1' });
+    expect((found.structuredContent as { results: Array<{ content: string; layer: string }> }).results).toEqual([
+      expect.objectContaining({ content: 'Comparing flights to Lisbon for next Friday', layer: 'working' }),
+    ]);
+    const missing = await callTool(acme, 'memory_write', { content: 'A note without a session', memory_type: 'working' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/session_id/);
+  });
+
   it('takes the user from X-User-Id, and a user_id argument wins over it', async () => {
     await callTool(acme, 'memory_write', { content: 'Plays the cello on Sundays', memory_type: 'fact' });
     await callTool(acme, 'memory_write', { content: 'Plays the oboe on Mondays', memory_type: 'fact', user_id: 'mcp-bob' });
