@@ -69,12 +69,12 @@ describe.skipIf(workerMissing)('end to end across real processes: agent → MCP 
     expect(answer.reply).toMatch(/peanut/i);
     expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
     expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(true);
-  });
+  }, 120_000);
 
   it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
     const answer = await tellThenAskInANewSession('e2e-mei', ['你好，我对花生过敏。', '好的，谢谢。'], '给我推荐一个零食吧');
     expect(answer.reply).toMatch(/花生/);
     expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
     expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
-  });
+  }, 120_000);
 });

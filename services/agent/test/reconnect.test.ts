@@ -40,5 +40,5 @@ describe('agent when memory-api restarts', () => {
     expect(back.status).toBe(200);
     expect(back.body.reply).toMatch(/I take the train to work/);
     expect((await getJson(`${agent.url}/ready`)).status).toBe(200);
-  });
+  }, 120_000);
 });
