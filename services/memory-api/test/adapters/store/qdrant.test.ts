@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { keywordTokens } from '@hindsight/text';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { describe, expect, it } from 'vitest';
+import { pointIdOf } from '../../../src/adapters/store/qdrant/points.ts';
 import { QdrantMemoryStore } from '../../../src/adapters/store/qdrant/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 import { runMemoryStoreContract } from './contract.ts';
@@ -57,6 +58,36 @@ if (url === undefined || url === '') {
         expect(store.collectionName).toBe(`${prefix}_test-8_8`);
       } finally {
         await store.close();
+        await dropPrefix(prefix);
+      }
+    });
+
+    it('rebuilds keyword vectors written by another tokenizer version when it opens', async () => {
+      const prefix = freshPrefix();
+      const space = { model: 'test-8', dimension: 8 };
+      const store = makeStore(prefix);
+      try {
+        await store.open(space);
+        const record = makeRecord({ content: 'peanut allergy noted' });
+        await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+        const collection = store.collectionName;
+        await store.close();
+        // Simulate an index written by an older tokenizer: terms that match nothing today.
+        await admin.updateVectors(collection, {
+          points: [{ id: pointIdOf('t1', record.id), vector: { keywords: { indices: [1], values: [1] } } }],
+          wait: true,
+        });
+        const info = await admin.getCollection(collection);
+        await admin.api().updateCollection({
+          collection_name: collection,
+          metadata: { ...(info.config.metadata ?? {}), keyword_tokenizer_version: 0 },
+        });
+        const again = makeStore(prefix);
+        await again.open(space);
+        const hits = await again.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('peanut'), 5);
+        expect(hits.map((h) => h.id)).toEqual([record.id]);
+        await again.close();
+      } finally {
         await dropPrefix(prefix);
       }
     });

@@ -29,7 +29,7 @@ import {
 } from './points.ts';
 import { denseQuery, hybridQuery, keywordQuery } from './queries.ts';
 import { DEFAULT_RETRY, qdrantRetryOptions, type RetryPolicy } from './retry.ts';
-import { querySparseVector } from './sparse.ts';
+import { documentSparseVector, indexedText, querySparseVector } from './sparse.ts';
 
 export interface QdrantStoreOptions {
   url: string;
@@ -140,6 +140,7 @@ export class QdrantMemoryStore implements MemoryStore {
     if (built.model !== space.model || built.dimension !== space.dimension) {
       throw new EmbeddingMismatchError(reindexInstruction(built, space, `the Qdrant collection "${name}"`));
     }
+    if (built.tokenizerVersion !== KEYWORD_TOKENIZER_VERSION) await this.rebuildKeywordVectors(name, space);
     // Idempotent: also adds indexes introduced after the collection was created.
     for (const [field_name, field_schema] of PAYLOAD_INDEXES) {
       await this.call(() => this.client.createPayloadIndex(name, { field_name, field_schema, wait: true }));
@@ -449,7 +450,7 @@ export class QdrantMemoryStore implements MemoryStore {
     return undefined;
   }
 
-  private async describe(name: string): Promise<EmbeddingSpace | undefined> {
+  private async describe(name: string): Promise<(EmbeddingSpace & { tokenizerVersion: number }) | undefined> {
     const { exists } = await this.call(() => this.client.collectionExists(name));
     if (!exists) return undefined;
     const info = await this.call(() => this.client.getCollection(name));
@@ -457,7 +458,45 @@ export class QdrantMemoryStore implements MemoryStore {
     if (metadata?.hindsight_store !== 'memory' || typeof metadata.embedding_model !== 'string') {
       throw new Error(`Qdrant collection ${name} exists but was not created by hindsight; choose another QDRANT_COLLECTION_PREFIX`);
     }
-    return { model: metadata.embedding_model, dimension: Number(metadata.embedding_dimension) };
+    return {
+      model: metadata.embedding_model,
+      dimension: Number(metadata.embedding_dimension),
+      tokenizerVersion: Number(metadata.keyword_tokenizer_version),
+    };
+  }
+
+  /**
+   * Recomputes every point's keyword vector from its stored text: terms from another
+   * tokenizer version would never match today's queries. Runs once, at the first
+   * open after an upgrade; the version is recorded only when every point is done.
+   */
+  private async rebuildKeywordVectors(name: string, space: EmbeddingSpace): Promise<void> {
+    let offset: Schemas['ExtendedPointId'] | undefined;
+    do {
+      const page = await this.call(() =>
+        this.client.scroll(name, {
+          limit: this.batchSize,
+          with_payload: ['content', 'query'],
+          with_vector: false,
+          ...(offset !== undefined ? { offset } : {}),
+        }),
+      );
+      const operations: Schemas['UpdateOperation'][] = [];
+      const emptied: Schemas['ExtendedPointId'][] = [];
+      const updated: Schemas['PointVectors'][] = [];
+      for (const point of page.points) {
+        const payload = point.payload as Pick<MemoryPayload, 'content' | 'query'>;
+        const keywords = documentSparseVector(indexedText(payload));
+        if (keywords.indices.length === 0) emptied.push(point.id);
+        else updated.push({ id: point.id, vector: { [KEYWORD_VECTOR]: keywords } });
+      }
+      if (updated.length > 0) operations.push({ update_vectors: { points: updated } });
+      if (emptied.length > 0) operations.push({ delete_vectors: { points: emptied, vector: [KEYWORD_VECTOR] } });
+      if (operations.length > 0) await this.call(() => this.client.batchUpdate(name, { operations, wait: true }));
+      const next = page.next_page_offset;
+      offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
+    } while (offset !== undefined);
+    await this.call(() => this.client.api().updateCollection({ collection_name: name, metadata: { ...collectionMetadata(space) } }));
   }
 
   /** Another hindsight collection under the same prefix: the deployment was built with another model. */
@@ -476,12 +515,7 @@ export class QdrantMemoryStore implements MemoryStore {
   }
 
   private async createCollection(name: string, space: EmbeddingSpace): Promise<void> {
-    const metadata: CollectionMetadata = {
-      hindsight_store: 'memory',
-      embedding_model: space.model,
-      embedding_dimension: space.dimension,
-      keyword_tokenizer_version: KEYWORD_TOKENIZER_VERSION,
-    };
+    const metadata = collectionMetadata(space);
     try {
       // The low-level call: the convenience wrapper of client 1.17 drops `metadata`.
       await this.call(() =>
@@ -498,6 +532,15 @@ export class QdrantMemoryStore implements MemoryStore {
       if (!exists) throw error;
     }
   }
+}
+
+function collectionMetadata(space: EmbeddingSpace): CollectionMetadata {
+  return {
+    hindsight_store: 'memory',
+    embedding_model: space.model,
+    embedding_dimension: space.dimension,
+    keyword_tokenizer_version: KEYWORD_TOKENIZER_VERSION,
+  };
 }
 
 function supportsServer(version: string): boolean {
