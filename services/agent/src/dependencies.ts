@@ -15,7 +15,12 @@ export interface AgentDependencies {
 /** The agent wired to memory-api (MCP + REST) and, when configured, a model. */
 export function createDependencies(config: Readonly<AgentConfig>, log: Logger): AgentDependencies {
   const apiKey = config.MEMORY_API_KEY ? { apiKey: config.MEMORY_API_KEY } : {};
-  const tools = new McpMemoryTools({ baseUrl: config.MEMORY_API_URL, timeoutMs: config.MEMORY_API_TIMEOUT_MS, log, ...apiKey });
+  const tools = new McpMemoryTools({
+    baseUrl: config.MEMORY_API_URL,
+    timeoutMs: config.MEMORY_API_TIMEOUT_MS,
+    log,
+    ...apiKey,
+  });
   const sessions = new RestSessionMemory(
     new MemoryApiClient({ baseUrl: config.MEMORY_API_URL, timeoutMs: config.MEMORY_API_TIMEOUT_MS, ...apiKey }),
   );

@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   await app.listen({ host: config.HOST, port: config.PORT });
   log.info(
     { memoryApi: config.MEMORY_API_URL, mode: deps.conversation.mode, model: config.LLM_MODEL ?? null },
-    deps.conversation.mode === 'llm' ? 'agent answering with the configured model' : 'agent answering with the offline policy (no LLM_BASE_URL/LLM_MODEL)',
+    deps.conversation.mode === 'llm'
+      ? 'agent answering with the configured model'
+      : 'agent answering with the offline policy (no LLM_BASE_URL/LLM_MODEL)',
   );
 
   let stopping = false;

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeployment, type Deployment, getJson, postJson, type ServiceProcess, spawnService } from './support/processes.ts';
+import {
+  createDeployment,
+  type Deployment,
+  getJson,
+  postJson,
+  type ServiceProcess,
+  spawnService,
+} from './support/processes.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../../consolidation-worker/src/main.ts', import.meta.url));
 const workerMissing = !existsSync(WORKER_MAIN);
@@ -35,9 +42,12 @@ afterAll(async () => {
 async function waitForJob(jobId: string): Promise<{ state: string; result?: unknown }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const job = await getJson(`${memoryApi.url}/v1/jobs/${encodeURIComponent(jobId)}`, { authorization: `Bearer ${deployment.apiKey}` });
+    const job = await getJson(`${memoryApi.url}/v1/jobs/${encodeURIComponent(jobId)}`, {
+      authorization: `Bearer ${deployment.apiKey}`,
+    });
     if (job.body?.state === 'completed' || job.body?.state === 'failed') return job.body;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} not finished within 60 s: ${JSON.stringify(job.body)}\n${worker.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`job ${jobId} not finished within 60 s: ${JSON.stringify(job.body)}\n${worker.output()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -54,7 +64,9 @@ async function tellThenAskInANewSession(user: string, told: string[], ask: strin
   expect(job.state).toBe('completed');
 
   // Consolidated: the session's working memory is cleared, the fact is long-term now.
-  const turns = await getJson(`${memoryApi.url}/v1/sessions/${user}-s1/turns`, { authorization: `Bearer ${deployment.apiKey}` });
+  const turns = await getJson(`${memoryApi.url}/v1/sessions/${user}-s1/turns`, {
+    authorization: `Bearer ${deployment.apiKey}`,
+  });
   expect(turns.body.turns).toEqual([]);
 
   const asked = await postJson(`${agent.url}/chat`, { user_id: user, session_id: `${user}-s2`, message: ask });
@@ -63,18 +75,31 @@ async function tellThenAskInANewSession(user: string, told: string[], ask: strin
   return asked.body as { reply: string; memories_used: Array<{ content: string; layer: string }> };
 }
 
-describe.skipIf(workerMissing)('end to end across real processes: agent → MCP → memory-api → store, worker consolidating', () => {
-  it('remembers a peanut allergy from one session in the next (English)', async () => {
-    const answer = await tellThenAskInANewSession('e2e-liam', ["Hi! Just so you know, I'm allergic to peanuts.", 'Thanks, that is all for today.'], 'Can you recommend me a snack?');
-    expect(answer.reply).toMatch(/peanut/i);
-    expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
-    expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(true);
-  }, 120_000);
+describe.skipIf(workerMissing)(
+  'end to end across real processes: agent → MCP → memory-api → store, worker consolidating',
+  () => {
+    it('remembers a peanut allergy from one session in the next (English)', async () => {
+      const answer = await tellThenAskInANewSession(
+        'e2e-liam',
+        ["Hi! Just so you know, I'm allergic to peanuts.", 'Thanks, that is all for today.'],
+        'Can you recommend me a snack?',
+      );
+      expect(answer.reply).toMatch(/peanut/i);
+      expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
+      expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(
+        true,
+      );
+    }, 120_000);
 
-  it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
-    const answer = await tellThenAskInANewSession('e2e-mei', ['你好，我对花生过敏。', '好的，谢谢。'], '给我推荐一个零食吧');
-    expect(answer.reply).toMatch(/花生/);
-    expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
-    expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
-  }, 120_000);
-});
+    it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
+      const answer = await tellThenAskInANewSession(
+        'e2e-mei',
+        ['你好，我对花生过敏。', '好的，谢谢。'],
+        '给我推荐一个零食吧',
+      );
+      expect(answer.reply).toMatch(/花生/);
+      expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
+      expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
+    }, 120_000);
+  },
+);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent } from './support/agent.ts';
 import { type RecordedRequest, startChatCompletionsServer } from './support/chat-completions-server.ts';
-import { createDeployment, type Deployment, getJson, postJson, type ServiceProcess, spawnService } from './support/processes.ts';
+import {
+  createDeployment,
+  type Deployment,
+  getJson,
+  postJson,
+  type ServiceProcess,
+  spawnService,
+} from './support/processes.ts';
 
 let deployment: Deployment;
 let memoryApi: ServiceProcess;
@@ -17,14 +24,25 @@ beforeAll(async () => {
     const last = lastMessage(request);
     if (last.role === 'tool') {
       // Answers from what the tool returned, so the reply proves the result reached the model.
-      const result = JSON.parse(last.content ?? '{}') as { results?: Array<{ content: string }>; id?: string; status?: string };
+      const result = JSON.parse(last.content ?? '{}') as {
+        results?: Array<{ content: string }>;
+        id?: string;
+        status?: string;
+      };
       if (result.results) return { content: `From memory: ${result.results.map((r) => r.content).join('; ')}` };
       return { content: `Saved (${result.status}).` };
     }
     const text = last.content ?? '';
-    if (/snack/i.test(text)) return { toolCalls: [{ name: 'memory_search', arguments: { query: 'food allergies', user_id: 'someone-else' } }] };
+    if (/snack/i.test(text))
+      return {
+        toolCalls: [{ name: 'memory_search', arguments: { query: 'food allergies', user_id: 'someone-else' } }],
+      };
     if (/popcorn/i.test(text)) {
-      return { toolCalls: [{ name: 'memory_write', arguments: { content: 'Loves salted popcorn', memory_type: 'preference' } }] };
+      return {
+        toolCalls: [
+          { name: 'memory_write', arguments: { content: 'Loves salted popcorn', memory_type: 'preference' } },
+        ],
+      };
     }
     return { content: 'Hello!' };
   });
@@ -54,14 +72,22 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
     expect(stored.status).toBe(201);
 
     const before = model.requests.length;
-    const chat = await postJson(`${agent.url}/chat`, { user_id: 'llm-dana', session_id: 'llm-s1', message: 'Any snack ideas?' });
+    const chat = await postJson(`${agent.url}/chat`, {
+      user_id: 'llm-dana',
+      session_id: 'llm-s1',
+      message: 'Any snack ideas?',
+    });
     expect(chat.status).toBe(200);
     expect(chat.body.reply).toBe('From memory: Allergic to peanuts');
     expect(chat.body.session_id).toBe('llm-s1');
     expect(chat.body.memories_used.map((m: { content: string }) => m.content)).toContain('Allergic to peanuts');
 
     const [first, second] = model.requests.slice(before);
-    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['memory_forget', 'memory_search', 'memory_write']);
+    expect(first!.tools!.map((t) => t.function.name).sort()).toEqual([
+      'memory_forget',
+      'memory_search',
+      'memory_write',
+    ]);
     for (const tool of first!.tools!) expect(Object.keys(tool.function.parameters.properties)).not.toContain('user_id');
     // The profile (semantic memories) is in the system prompt already.
     expect(first!.messages[0]!.content).toMatch(/About the user[\s\S]*Allergic to peanuts/);
@@ -74,22 +100,32 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
     expect(result.context).toMatch(/fact: Allergic to peanuts/);
 
     // Both turns are in the session's working memory.
-    const turns = await getJson(`${memoryApi.url}/v1/sessions/llm-s1/turns`, { authorization: `Bearer ${deployment.apiKey}` });
+    const turns = await getJson(`${memoryApi.url}/v1/sessions/llm-s1/turns`, {
+      authorization: `Bearer ${deployment.apiKey}`,
+    });
     expect(turns.body.turns.map((t: { role: string; content: string }) => [t.role, t.content])).toEqual([
       ['user', 'Any snack ideas?'],
       ['assistant', 'From memory: Allergic to peanuts'],
     ]);
   });
 
-  it("stores what the model writes through memory_write, for the chatting user and session", async () => {
-    const chat = await postJson(`${agent.url}/chat`, { user_id: 'llm-dana', session_id: 'llm-s2', message: 'I could eat popcorn every day' });
+  it('stores what the model writes through memory_write, for the chatting user and session', async () => {
+    const chat = await postJson(`${agent.url}/chat`, {
+      user_id: 'llm-dana',
+      session_id: 'llm-s2',
+      message: 'I could eat popcorn every day',
+    });
     expect(chat.status).toBe(200);
     expect(chat.body.reply).toBe('Saved (created).');
     const list = await getJson(`${memoryApi.url}/v1/memories?user_id=llm-dana&category=preference`, {
       authorization: `Bearer ${deployment.apiKey}`,
     });
     expect(list.body.items).toEqual([
-      expect.objectContaining({ content: 'Loves salted popcorn', session_id: 'llm-s2', source: expect.objectContaining({ kind: 'mcp' }) }),
+      expect.objectContaining({
+        content: 'Loves salted popcorn',
+        session_id: 'llm-s2',
+        source: expect.objectContaining({ kind: 'mcp' }),
+      }),
     ]);
   });
 
@@ -97,7 +133,9 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
     const chat = await postJson(`${agent.url}/chat`, { user_id: 'llm-dana', session_id: 'llm-s3' });
     expect(chat.status).toBe(422);
     expect(chat.body.error.message).toMatch(/message/);
-    const turns = await getJson(`${memoryApi.url}/v1/sessions/llm-s3/turns`, { authorization: `Bearer ${deployment.apiKey}` });
+    const turns = await getJson(`${memoryApi.url}/v1/sessions/llm-s3/turns`, {
+      authorization: `Bearer ${deployment.apiKey}`,
+    });
     expect(turns.body.turns).toEqual([]);
   });
 });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent } from './support/agent.ts';
-import { createDeployment, type Deployment, getJson, postJson, type ServiceProcess, spawnService } from './support/processes.ts';
+import {
+  createDeployment,
+  type Deployment,
+  getJson,
+  postJson,
+  type ServiceProcess,
+  spawnService,
+} from './support/processes.ts';
 
 let deployment: Deployment;
 let memoryApi: ServiceProcess | undefined;
@@ -9,7 +16,11 @@ let agent: Awaited<ReturnType<typeof startAgent>>;
 beforeAll(async () => {
   deployment = await createDeployment();
   memoryApi = await spawnService('memory-api', deployment.memoryApiEnv);
-  agent = await startAgent({ MEMORY_API_URL: memoryApi.url, MEMORY_API_KEY: deployment.apiKey, MEMORY_API_TIMEOUT_MS: '5000' });
+  agent = await startAgent({
+    MEMORY_API_URL: memoryApi.url,
+    MEMORY_API_KEY: deployment.apiKey,
+    MEMORY_API_TIMEOUT_MS: '5000',
+  });
 });
 
 afterAll(async () => {
@@ -20,7 +31,8 @@ afterAll(async () => {
 
 describe('agent when memory-api restarts', () => {
   it('answers 503 while memory-api is down and carries on over a new connection once it is back', async () => {
-    const chat = (message: string) => postJson(`${agent.url}/chat`, { user_id: 'rc-kim', session_id: 'rc-s1', message });
+    const chat = (message: string) =>
+      postJson(`${agent.url}/chat`, { user_id: 'rc-kim', session_id: 'rc-s1', message });
     expect((await chat('Remember that I take the train to work')).status).toBe(200);
 
     const port = memoryApi!.port;

@@ -86,7 +86,11 @@ export class McpMemoryTools implements MemoryTools {
           throw new AppError('mcp_protocol_error', 502, `memory-api answered an MCP error: ${error.message}`);
         }
         this.forget(userId, connection);
-        client.close().catch((closeError: unknown) => this.options.log.debug({ err: closeError }, 'closing a broken MCP connection failed'));
+        client
+          .close()
+          .catch((closeError: unknown) =>
+            this.options.log.debug({ err: closeError }, 'closing a broken MCP connection failed'),
+          );
         if (attempt >= 2) throw unavailable(error);
         this.options.log.warn({ err: error }, 'MCP connection to memory-api broke; reconnecting');
       }
@@ -123,7 +127,10 @@ export class McpMemoryTools implements MemoryTools {
     if (userId !== NO_USER) headers['x-user-id'] = userId;
     const client = new Client({ name: 'hindsight-agent', version: '0.1.0' });
     client.onerror = (error) => this.options.log.debug({ err: error }, 'MCP client transport error');
-    await client.connect(new StreamableHTTPClientTransport(this.endpoint, { requestInit: { headers } }), this.requestOptions());
+    await client.connect(
+      new StreamableHTTPClientTransport(this.endpoint, { requestInit: { headers } }),
+      this.requestOptions(),
+    );
     return client;
   }
 }
@@ -131,7 +138,9 @@ export class McpMemoryTools implements MemoryTools {
 function unavailable(error: unknown): DependencyUnavailableError {
   if (error instanceof DependencyUnavailableError) return error;
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-    return new DependencyUnavailableError('memory-api', 'it refused the agent\'s key: check MEMORY_API_KEY', { cause: error });
+    return new DependencyUnavailableError('memory-api', "it refused the agent's key: check MEMORY_API_KEY", {
+      cause: error,
+    });
   }
   return new DependencyUnavailableError('memory-api', describe(error), { cause: error });
 }

@@ -24,7 +24,11 @@ export class OpenAiChatModel implements ChatModel {
     });
   }
 
-  async complete(request: { messages: ChatMessage[]; tools?: FunctionTool[]; toolChoice?: 'auto' | 'none' }): Promise<ModelAnswer> {
+  async complete(request: {
+    messages: ChatMessage[];
+    tools?: FunctionTool[];
+    toolChoice?: 'auto' | 'none';
+  }): Promise<ModelAnswer> {
     const tools: ChatCompletionTool[] | undefined = request.tools?.map((t) => ({
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters },
@@ -37,7 +41,9 @@ export class OpenAiChatModel implements ChatModel {
         ...(tools && tools.length > 0 ? { tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
       });
     } catch (error) {
-      throw new DependencyUnavailableError('llm', error instanceof Error ? error.message : String(error), { cause: error });
+      throw new DependencyUnavailableError('llm', error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
     }
     const message = completion.choices[0]?.message;
     const toolCalls = (message?.tool_calls ?? []).flatMap((call) =>

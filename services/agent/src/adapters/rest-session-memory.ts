@@ -10,14 +10,20 @@ import type { SessionMemory } from '../conversation/ports.ts';
 export class RestSessionMemory implements SessionMemory {
   constructor(private readonly client: MemoryApiClient) {}
 
-  async appendTurns(sessionId: string, userId: string, turns: Array<{ role: 'user' | 'assistant'; content: string }>): Promise<void> {
+  async appendTurns(
+    sessionId: string,
+    userId: string,
+    turns: Array<{ role: 'user' | 'assistant'; content: string }>,
+  ): Promise<void> {
     await this.client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, {
       turns: turns.map((t) => ({ user_id: userId, role: t.role, content: t.content })),
     });
   }
 
   async recentTurns(sessionId: string, userId: string, limit: number): Promise<Turn[]> {
-    const session = SessionTurns.parse(await this.client.request('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`));
+    const session = SessionTurns.parse(
+      await this.client.request('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`),
+    );
     if (session.user_id !== null && session.user_id !== userId) return [];
     return session.turns.slice(-limit);
   }
@@ -29,7 +35,9 @@ export class RestSessionMemory implements SessionMemory {
   }
 
   async profileSummary(userId: string): Promise<string | null> {
-    const summary = UserSummary.parse(await this.client.request('GET', `/v1/users/${encodeURIComponent(userId)}/summary`));
+    const summary = UserSummary.parse(
+      await this.client.request('GET', `/v1/users/${encodeURIComponent(userId)}/summary`),
+    );
     return summary.summary;
   }
 }

@@ -11,7 +11,13 @@ export const ChatRequest = z
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
-export const UsedMemory = z.object({ id: z.string(), content: z.string(), category: z.string(), layer: z.string(), score: z.number() });
+export const UsedMemory = z.object({
+  id: z.string(),
+  content: z.string(),
+  category: z.string(),
+  layer: z.string(),
+  score: z.number(),
+});
 
 export const ChatReply = z.object({
   reply: z.string(),

@@ -6,10 +6,17 @@ import type { ChatReply, ChatRequest } from './contract.ts';
 import { languageOf } from './language.ts';
 import { searchMemory, usedMemory, writeMemory } from './memory-calls.ts';
 import { runModelTurn } from './model-turn.ts';
-import { acknowledge, classifyMessage, type OfflineAnswer, recall, recommend, rememberReply } from './offline-policy.ts';
+import {
+  acknowledge,
+  classifyMessage,
+  type OfflineAnswer,
+  recall,
+  recommend,
+  rememberReply,
+} from './offline-policy.ts';
+import type { ChatModel, MemoryTools, SessionMemory } from './ports.ts';
 import { buildProfileSection } from './profile.ts';
 import { buildMessages, rewriteMessages } from './prompt.ts';
-import type { ChatModel, MemoryTools, SessionMemory } from './ports.ts';
 import { isVague, withRecentTopics } from './query-rewrite.ts';
 
 export interface ConversationSettings {
@@ -34,7 +41,8 @@ export interface ConversationDeps {
 }
 
 /** Searched once per message for the profile section: what the user likes, avoids and must not have. */
-const PROFILE_QUERY = 'preferences likes dislikes allergies diet health constraints habits 偏好 喜欢 不喜欢 过敏 忌口 习惯';
+const PROFILE_QUERY =
+  'preferences likes dislikes allergies diet health constraints habits 偏好 喜欢 不喜欢 过敏 忌口 习惯';
 const MAX_TURN_CHARS = 8000;
 
 /**
@@ -59,7 +67,12 @@ export class Conversation {
     const [summary, preferences, query] = await Promise.all([
       sessions.profileSummary(userId),
       profileCap > 0
-        ? searchMemory(tools, userId, { query: PROFILE_QUERY, memory_types: ['semantic'], top_k: 10, token_budget: profileCap })
+        ? searchMemory(tools, userId, {
+            query: PROFILE_QUERY,
+            memory_types: ['semantic'],
+            top_k: 10,
+            token_budget: profileCap,
+          })
         : Promise.resolve(undefined),
       this.standaloneQuery(message, recent),
     ]);
@@ -123,7 +136,10 @@ export class Conversation {
         { model, tools: this.deps.tools, log: this.deps.log, maxToolRounds: this.deps.settings.maxToolRounds },
         { userId: request.user_id, sessionId: request.session_id, messages },
       );
-      this.deps.log.debug({ toolCalls: result.toolCalls, promptTokens: estimateTokens(JSON.stringify(messages)) }, 'model answered');
+      this.deps.log.debug(
+        { toolCalls: result.toolCalls, promptTokens: estimateTokens(JSON.stringify(messages)) },
+        'model answered',
+      );
       if (!result.reply) this.deps.log.warn('the model answered with no text; answering with the offline policy');
       return result;
     } catch (error) {
@@ -157,8 +173,9 @@ export class Conversation {
 }
 
 function dedupe(hits: readonly SearchHit[]): SearchHit[] {
-  const seen = new Set<string>();
-  return hits.filter((h) => (seen.has(h.id) ? false : (seen.add(h.id), true)));
+  const byId = new Map<string, SearchHit>();
+  for (const hit of hits) if (!byId.has(hit.id)) byId.set(hit.id, hit);
+  return [...byId.values()];
 }
 
 function isModelFailure(error: DependencyUnavailableError): boolean {

@@ -1,5 +1,11 @@
 import { DependencyUnavailableError } from '@hindsight/errors';
-import { MAX_QUERY_LENGTH, type MemoryType, SearchResponse, type SearchHit, WriteResult } from '@hindsight/memory-model';
+import {
+  MAX_QUERY_LENGTH,
+  type MemoryType,
+  type SearchHit,
+  SearchResponse,
+  WriteResult,
+} from '@hindsight/memory-model';
 import type { MemoryTools, ToolOutcome } from './ports.ts';
 
 /** A memory the agent put in front of the model (or used in its offline answer). */

@@ -38,7 +38,11 @@ export async function runModelTurn(deps: ModelTurnDeps, input: ModelTurnInput): 
 
   for (let round = 0; ; round++) {
     const mayCallTools = round < deps.maxToolRounds;
-    const answer = await deps.model.complete({ messages, tools: functions, toolChoice: mayCallTools ? 'auto' : 'none' });
+    const answer = await deps.model.complete({
+      messages,
+      tools: functions,
+      toolChoice: mayCallTools ? 'auto' : 'none',
+    });
     if (answer.toolCalls.length === 0 || !mayCallTools) {
       return { reply: answer.content?.trim() ?? '', found, toolCalls };
     }
@@ -81,7 +85,12 @@ async function runToolCall(
 
 /** An MCP tool as an OpenAI function tool, without `user_id` (the agent fills it). */
 export function functionTool(spec: ToolSpec): FunctionTool {
-  const { $schema: _schema, properties, required, ...rest } = spec.inputSchema as {
+  const {
+    $schema: _schema,
+    properties,
+    required,
+    ...rest
+  } = spec.inputSchema as {
     $schema?: unknown;
     properties?: Record<string, unknown>;
     required?: string[];

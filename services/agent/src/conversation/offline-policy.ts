@@ -19,18 +19,26 @@ export interface OfflineAnswer {
   used: SearchHit[];
 }
 
-const REMEMBER_EN = /^\s*(?:please\s+|pls\s+)?(?:remember|keep in mind|don'?t forget|do not forget|note that|note:)(?:\s+that\b)?[\s,:]*(.+)$/is;
+const REMEMBER_EN =
+  /^\s*(?:please\s+|pls\s+)?(?:remember|keep in mind|don'?t forget|do not forget|note that|note:)(?:\s+that\b)?[\s,:]*(.+)$/is;
 const REMEMBER_ZH = /^\s*(?:请|麻烦)?你?(?:帮我)?(?:记住|记一下|记下|别忘了|不要忘了)[：:，,\s]*(.+)$/s;
-const PREFERENCE = /\b(prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|dislike|dislikes|favou?rite)\b|喜欢|偏好|讨厌|爱吃|爱喝|最爱/i;
-const RECOMMEND_EN = /\b(recommend|suggest|suggestion|suggestions|ideas? for|what should i (eat|have|get|try|cook|order|make|do|watch|read|buy))\b/i;
+const PREFERENCE =
+  /\b(prefer|prefers|like|likes|love|loves|enjoy|enjoys|hate|hates|dislike|dislikes|favou?rite)\b|喜欢|偏好|讨厌|爱吃|爱喝|最爱/i;
+const RECOMMEND_EN =
+  /\b(recommend|suggest|suggestion|suggestions|ideas? for|what should i (eat|have|get|try|cook|order|make|do|watch|read|buy))\b/i;
 const RECOMMEND_ZH = /推荐|建议|吃什么|喝什么|有什么好|出个主意/;
-const FOOD = /\b(snacks?|food|eat|meal|dinner|lunch|breakfast|dessert|treat|recipe|cook|restaurant|bite)\b|零食|小吃|吃|餐|菜|甜点|点心/i;
-const RECALL_EN = /\b(what do you (know|remember)|do you remember|what did i (say|tell)|what(?:'s| is| are) my|remind me)\b/i;
+const FOOD =
+  /\b(snacks?|food|eat|meal|dinner|lunch|breakfast|dessert|treat|recipe|cook|restaurant|bite)\b|零食|小吃|吃|餐|菜|甜点|点心/i;
+const RECALL_EN =
+  /\b(what do you (know|remember)|do you remember|what did i (say|tell)|what(?:'s| is| are) my|remind me)\b/i;
 const RECALL_ZH = /你记得|还记得|你知道我|我说过|提醒我|我的.{0,12}是什么/;
 
 export function classifyMessage(message: string): Intent {
   const remember = REMEMBER_EN.exec(message) ?? REMEMBER_ZH.exec(message);
-  const fact = remember?.[1]?.trim().replace(/[.!。！]+$/u, '').trim();
+  const fact = remember?.[1]
+    ?.trim()
+    .replace(/[.!。！]+$/u, '')
+    .trim();
   if (fact) return { kind: 'remember', fact, memoryType: PREFERENCE.test(fact) ? 'preference' : 'fact' };
   if (RECOMMEND_EN.test(message) || RECOMMEND_ZH.test(message)) return { kind: 'recommend', food: FOOD.test(message) };
   if (RECALL_EN.test(message) || RECALL_ZH.test(message)) return { kind: 'recall' };
@@ -46,7 +54,12 @@ interface Allergen {
 
 const ALLERGENS: readonly Allergen[] = [
   { key: 'peanut', en: 'peanuts', zh: '花生', pattern: /peanut|花生/i },
-  { key: 'tree_nut', en: 'tree nuts', zh: '坚果', pattern: /tree nuts?|almond|cashew|walnut|hazelnut|pecan|pistachio|坚果|杏仁|腰果|核桃|榛子/i },
+  {
+    key: 'tree_nut',
+    en: 'tree nuts',
+    zh: '坚果',
+    pattern: /tree nuts?|almond|cashew|walnut|hazelnut|pecan|pistachio|坚果|杏仁|腰果|核桃|榛子/i,
+  },
   { key: 'dairy', en: 'dairy', zh: '乳制品', pattern: /dairy|lactose|\bmilk\b|cheese|乳糖|牛奶|奶制品|乳制品|奶酪/i },
   { key: 'gluten', en: 'gluten', zh: '麸质', pattern: /gluten|wheat|coeliac|celiac|麸质|小麦/i },
   { key: 'egg', en: 'eggs', zh: '鸡蛋', pattern: /\beggs?\b|鸡蛋/i },
@@ -56,7 +69,8 @@ const ALLERGENS: readonly Allergen[] = [
   { key: 'sesame', en: 'sesame', zh: '芝麻', pattern: /sesame|芝麻/i },
 ];
 const ALLERGY = /allerg|过敏/i;
-const AVOIDS = /intoleran|can'?t (eat|have)|cannot (eat|have)|can not (eat|have)|don'?t eat|do not eat|avoid|不耐受|不能吃|不吃|忌口/i;
+const AVOIDS =
+  /intoleran|can'?t (eat|have)|cannot (eat|have)|can not (eat|have)|don'?t eat|do not eat|avoid|不耐受|不能吃|不吃|忌口/i;
 const VEGAN = /\bvegan\b|纯素/i;
 const VEGETARIAN = /vegetarian|素食|吃素/i;
 const LIKES = /\b(like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rite)\b|喜欢|爱吃|最爱|偏好/i;
@@ -71,11 +85,36 @@ interface Snack {
 
 /** A small, fixed menu: the point is the reasoning over memories, not the menu. Ordered by default pick. */
 const SNACKS: readonly Snack[] = [
-  { en: 'peanut butter crackers', zh: '花生酱夹心饼干', contains: ['peanut', 'gluten'], words: /cracker|peanut butter|饼干|花生酱/i },
-  { en: 'trail mix with peanuts and almonds', zh: '花生杏仁什锦果仁', contains: ['peanut', 'tree_nut'], words: /trail mix|nuts|果仁/i },
-  { en: 'apple slices with a bit of cheese', zh: '苹果片配一点奶酪', contains: ['dairy'], words: /apple|cheese|苹果|奶酪/i },
-  { en: 'hummus with carrot and cucumber sticks', zh: '鹰嘴豆泥配胡萝卜和黄瓜条', contains: ['sesame'], words: /hummus|carrot|cucumber|鹰嘴豆|胡萝卜|黄瓜/i },
-  { en: 'Greek yogurt with berries', zh: '希腊酸奶配浆果', contains: ['dairy'], words: /yog(h)?urt|berr|酸奶|浆果|莓/i },
+  {
+    en: 'peanut butter crackers',
+    zh: '花生酱夹心饼干',
+    contains: ['peanut', 'gluten'],
+    words: /cracker|peanut butter|饼干|花生酱/i,
+  },
+  {
+    en: 'trail mix with peanuts and almonds',
+    zh: '花生杏仁什锦果仁',
+    contains: ['peanut', 'tree_nut'],
+    words: /trail mix|nuts|果仁/i,
+  },
+  {
+    en: 'apple slices with a bit of cheese',
+    zh: '苹果片配一点奶酪',
+    contains: ['dairy'],
+    words: /apple|cheese|苹果|奶酪/i,
+  },
+  {
+    en: 'hummus with carrot and cucumber sticks',
+    zh: '鹰嘴豆泥配胡萝卜和黄瓜条',
+    contains: ['sesame'],
+    words: /hummus|carrot|cucumber|鹰嘴豆|胡萝卜|黄瓜/i,
+  },
+  {
+    en: 'Greek yogurt with berries',
+    zh: '希腊酸奶配浆果',
+    contains: ['dairy'],
+    words: /yog(h)?urt|berr|酸奶|浆果|莓/i,
+  },
   { en: 'lightly salted popcorn', zh: '淡盐爆米花', contains: [], words: /popcorn|爆米花/i },
   { en: 'beef jerky', zh: '牛肉干', contains: ['meat', 'soy'], words: /jerky|牛肉干/i },
   { en: 'a banana', zh: '一根香蕉', contains: [], words: /banana|香蕉/i },
@@ -88,7 +127,11 @@ interface Constraint {
 }
 
 /** Memories that rule food out: allergies, intolerances, things the user avoids, diets. */
-function constraintsIn(memories: readonly SearchHit[]): { constraints: Constraint[]; excluded: Set<string>; diet: SearchHit[] } {
+function constraintsIn(memories: readonly SearchHit[]): {
+  constraints: Constraint[];
+  excluded: Set<string>;
+  diet: SearchHit[];
+} {
   const constraints: Constraint[] = [];
   const excluded = new Set<string>();
   const diet: SearchHit[] = [];
@@ -139,7 +182,10 @@ export function recommend(language: Language, food: boolean, memories: readonly 
     });
     reasons.push(...diet.map((d) => `你${VEGAN.test(d.content) ? '吃纯素' : '吃素'}`));
     const avoid = constraints.flatMap((c) => c.allergens.map((a) => a.zh));
-    const lead = reasons.length > 0 ? `考虑到${reasons.join('，')}，我会避开${avoid.length > 0 ? `含${avoid.join('、')}的` : '不合适的'}零食。` : '';
+    const lead =
+      reasons.length > 0
+        ? `考虑到${reasons.join('，')}，我会避开${avoid.length > 0 ? `含${avoid.join('、')}的` : '不合适的'}零食。`
+        : '';
     return { reply: `${lead}可以试试${names.join('，或者')}。`, used };
   }
   const reasons = constraints.map((c) => {
@@ -194,7 +240,9 @@ export function acknowledge(language: Language, memories: readonly SearchHit[]):
 
 export function rememberReply(language: Language, fact: string, outcome: WriteOutcome): string {
   if (!outcome.ok) {
-    return language === 'zh' ? `这条我没法存下来：${outcome.message}` : `I couldn't store that as a memory: ${outcome.message}`;
+    return language === 'zh'
+      ? `这条我没法存下来：${outcome.message}`
+      : `I couldn't store that as a memory: ${outcome.message}`;
   }
   if (outcome.result.status === 'duplicate') {
     return language === 'zh' ? `这个我已经记得了：${fact}。` : `I already knew that: ${fact}.`;

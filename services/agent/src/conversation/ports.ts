@@ -28,7 +28,11 @@ export interface MemoryTools {
 
 /** Session state kept in memory-api: working-memory turns, session end, the user's profile summary. */
 export interface SessionMemory {
-  appendTurns(sessionId: string, userId: string, turns: Array<{ role: 'user' | 'assistant'; content: string }>): Promise<void>;
+  appendTurns(
+    sessionId: string,
+    userId: string,
+    turns: Array<{ role: 'user' | 'assistant'; content: string }>,
+  ): Promise<void>;
   /** The session's latest turns, oldest first (none for a new or consolidated session). */
   recentTurns(sessionId: string, userId: string, limit: number): Promise<Turn[]>;
   end(sessionId: string, userId: string): Promise<EndSessionResponse>;
@@ -61,5 +65,9 @@ export interface ModelAnswer {
 
 /** A chat model with function calling (the `openai` adapter speaks to any compatible server). */
 export interface ChatModel {
-  complete(request: { messages: ChatMessage[]; tools?: FunctionTool[]; toolChoice?: 'auto' | 'none' }): Promise<ModelAnswer>;
+  complete(request: {
+    messages: ChatMessage[];
+    tools?: FunctionTool[];
+    toolChoice?: 'auto' | 'none';
+  }): Promise<ModelAnswer>;
 }

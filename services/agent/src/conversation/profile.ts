@@ -1,5 +1,5 @@
-import { estimateTokens } from '@hindsight/text';
 import type { SearchHit } from '@hindsight/memory-model';
+import { estimateTokens } from '@hindsight/text';
 
 /** Most of the profile share the summary may take. */
 const SUMMARY_SHARE = 0.6;
@@ -16,7 +16,11 @@ export interface ProfileSection {
  * highest-ranked preferences, never more than `capTokens` (DESIGN §7: 15 % of the context).
  * The summary is cut at a sentence or word boundary when it would take more than its share.
  */
-export function buildProfileSection(summary: string | null, preferences: readonly SearchHit[], capTokens: number): ProfileSection {
+export function buildProfileSection(
+  summary: string | null,
+  preferences: readonly SearchHit[],
+  capTokens: number,
+): ProfileSection {
   const lines: string[] = [];
   let spent = 0;
   const fits = (line: string) => spent + estimateTokens(line) + 1 <= capTokens;
@@ -25,7 +29,7 @@ export function buildProfileSection(summary: string | null, preferences: readonl
     spent += estimateTokens(line) + 1;
   };
 
-  if (summary && summary.trim()) {
+  if (summary?.trim()) {
     const line = `Profile: ${summary.replace(/\s+/g, ' ').trim()}`;
     // A long summary leaves room for the top preferences, which are what most answers hinge on.
     const summaryCap = Math.floor(capTokens * SUMMARY_SHARE);

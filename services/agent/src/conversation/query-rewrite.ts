@@ -52,4 +52,17 @@ export function topicWords(text: string): string[] {
 }
 
 /** Words that only point back; never a topic. */
-const VAGUE_WORDS = new Set(['thing', 'things', 'stuff', 'last', 'time', 'again', 'earlier', 'talked', 'discussed', 'mentioned', 'said', 'remember']);
+const VAGUE_WORDS = new Set([
+  'thing',
+  'things',
+  'stuff',
+  'last',
+  'time',
+  'again',
+  'earlier',
+  'talked',
+  'discussed',
+  'mentioned',
+  'said',
+  'remember',
+]);

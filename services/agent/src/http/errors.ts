@@ -12,7 +12,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }));
       const first = details[0];
       return reply.status(422).send({
-        error: { code: 'validation_failed', message: first ? `${first.path}: ${first.message}` : 'request is invalid', details },
+        error: {
+          code: 'validation_failed',
+          message: first ? `${first.path}: ${first.message}` : 'request is invalid',
+          details,
+        },
       });
     }
     if (error instanceof AppError) {

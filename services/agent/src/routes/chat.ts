@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ChatReply, ChatRequest, EndSessionReply, EndSessionRequest } from '../conversation/contract.ts';
 import type { Conversation } from '../conversation/conversation.ts';
-import { z } from 'zod';
 
 export function chatRoutes(conversation: Conversation): FastifyPluginAsyncZod {
   return async (app) => {

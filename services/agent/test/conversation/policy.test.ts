@@ -26,7 +26,9 @@ function hit(id: string, content: string, category = 'preference'): SearchHit {
 describe('profile section', () => {
   it('never takes more than its share of the context, keeping the summary first', () => {
     const summary = 'Works as a nurse on night shifts. Lives in Lyon with two cats. '.repeat(100);
-    const preferences = Array.from({ length: 200 }, (_, i) => hit(`p${i}`, `Prefers option number ${i} for everything`));
+    const preferences = Array.from({ length: 200 }, (_, i) =>
+      hit(`p${i}`, `Prefers option number ${i} for everything`),
+    );
     const cap = Math.floor(8192 * 0.15);
     const section = buildProfileSection(summary, preferences, cap);
     expect(estimateTokens(section.text)).toBeLessThanOrEqual(cap);

@@ -5,7 +5,9 @@ import { loadAgentConfig } from '../../src/config.ts';
 import { createDependencies } from '../../src/dependencies.ts';
 
 /** The agent built in process from its real dependencies, listening on a free loopback port. */
-export async function startAgent(env: Record<string, string>): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+export async function startAgent(
+  env: Record<string, string>,
+): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const config = loadAgentConfig({ LOG_LEVEL: 'silent', ...env });
   const logger = createLogger({ service: 'agent-test', level: 'silent' });
   const deps = createDependencies(config, logger);

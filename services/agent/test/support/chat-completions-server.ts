@@ -3,23 +3,37 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 export interface RecordedRequest {
   model: string;
   messages: Array<{ role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }>;
-  tools?: Array<{ type: string; function: { name: string; description?: string; parameters: Record<string, any> } }>;
+  tools?: Array<{
+    type: string;
+    function: {
+      name: string;
+      description?: string;
+      parameters: { properties: Record<string, unknown> } & Record<string, unknown>;
+    };
+  }>;
   tool_choice?: unknown;
 }
 
-export type Script = (request: RecordedRequest) => { content?: string; toolCalls?: Array<{ name: string; arguments: unknown }> };
+export type Script = (request: RecordedRequest) => {
+  content?: string;
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
+};
 
 /**
  * A small local HTTP server speaking the OpenAI chat-completions protocol (`POST
  * /v1/chat/completions`, tool calls included) — the stand-in for a remote LLM, which
  * cannot exist here. It answers by a script and records every request.
  */
-export async function startChatCompletionsServer(script: Script): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
+export async function startChatCompletionsServer(
+  script: Script,
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   let calls = 0;
   const server: Server = createServer(async (req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
     const body = JSON.parse(await readBody(req)) as RecordedRequest;
@@ -39,7 +53,11 @@ export async function startChatCompletionsServer(script: Script): Promise<{ url:
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: answer.content ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+            message: {
+              role: 'assistant',
+              content: answer.content ?? null,
+              ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            },
             finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
           },
         ],

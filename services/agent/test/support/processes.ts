@@ -16,7 +16,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -76,7 +78,12 @@ export async function spawnService(
 }
 
 /** Polls a URL for 200 for up to 45 s; fails early when the process exits. */
-export async function waitFor(url: string, exited: Promise<number | null>, output: () => string, name: string): Promise<void> {
+export async function waitFor(
+  url: string,
+  exited: Promise<number | null>,
+  output: () => string,
+  name: string,
+): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + 45_000;
@@ -132,8 +139,12 @@ export async function createDeployment(): Promise<Deployment> {
   };
 }
 
+/** A JSON answer; tests read it field by field and assert on it. */
+// biome-ignore lint/suspicious/noExplicitAny: the shape is what the assertions check.
+export type JsonAnswer = { status: number; body: any };
+
 /** JSON over real HTTP, bounded. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -144,7 +155,7 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-export async function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function getJson(url: string, headers: Record<string, string> = {}): Promise<JsonAnswer> {
   const response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };

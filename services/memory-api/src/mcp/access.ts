@@ -1,5 +1,12 @@
 import type { MemoryApiClient } from '@hindsight/memory-client';
-import type { ForgetRequest, ForgetResponse, MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import type {
+  ForgetRequest,
+  ForgetResponse,
+  MemoryInput,
+  SearchRequest,
+  SearchResponse,
+  WriteResult,
+} from '@hindsight/memory-model';
 import type { z } from 'zod';
 import { forgetMemories } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';

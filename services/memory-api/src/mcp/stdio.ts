@@ -24,7 +24,10 @@ async function main(): Promise<void> {
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  log.info({ memoryApi: config.HINDSIGHT_URL, user: config.HINDSIGHT_USER_ID ?? null }, 'hindsight MCP server ready on stdio');
+  log.info(
+    { memoryApi: config.HINDSIGHT_URL, user: config.HINDSIGHT_USER_ID ?? null },
+    'hindsight MCP server ready on stdio',
+  );
 
   let stopping = false;
   const shutdown = async (reason: string, code: number) => {

@@ -1,6 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isAppError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A successful tool result: structured content plus its JSON text for clients without structured support. */
 export function toolSuccess(structured: Record<string, unknown>): CallToolResult {
@@ -48,7 +48,8 @@ const HINTS: Record<string, string> = {
   content_rejected:
     'Store a short plain statement of the fact instead (no instructions, role text, tool-call JSON, raw dumps or secrets).',
   not_found: 'Search first to find the id of an existing memory.',
-  unauthorized: 'The MCP client needs a valid API key ("Authorization: Bearer <key>", or HINDSIGHT_API_KEY for the stdio server).',
+  unauthorized:
+    'The MCP client needs a valid API key ("Authorization: Bearer <key>", or HINDSIGHT_API_KEY for the stdio server).',
   forbidden: 'The API key in use may not do this.',
   rate_limited: 'Wait a few seconds, then retry.',
   conflict: 'Search again and retry with the current state.',

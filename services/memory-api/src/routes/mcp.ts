@@ -39,38 +39,47 @@ export function mcpRoutes(options: McpRouteOptions): FastifyPluginAsync {
       }
     };
 
-    app.post('/mcp', { onRequest: checkHost, schema: { tags: ['mcp'], summary: 'MCP Streamable HTTP (JSON-RPC)' } }, async (request, reply) => {
-      const userHeader = request.headers['x-user-id'];
-      let userId: string | undefined;
-      if (userHeader !== undefined) {
-        const parsed = UserIdHeader.safeParse(userHeader);
-        if (!parsed.success) throw new BadRequestError('X-User-Id must be one user id of 1–128 characters');
-        userId = parsed.data;
-      }
-      const log = request.log as FastifyBaseLogger as Logger;
-      const server = createMcpServer({
-        access: serviceMemoryAccess(options.memory, request.tenant),
-        log,
-        ...(userId ? { userId } : {}),
-      });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      transport.onerror = (error) => log.warn({ err: error }, 'mcp transport error');
-      reply.raw.on('close', () => {
-        transport.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp transport failed'));
-        server.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp server failed'));
-      });
-      await server.connect(transport);
-      // The transport writes the response itself.
-      reply.hijack();
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    });
+    app.post(
+      '/mcp',
+      { onRequest: checkHost, schema: { tags: ['mcp'], summary: 'MCP Streamable HTTP (JSON-RPC)' } },
+      async (request, reply) => {
+        const userHeader = request.headers['x-user-id'];
+        let userId: string | undefined;
+        if (userHeader !== undefined) {
+          const parsed = UserIdHeader.safeParse(userHeader);
+          if (!parsed.success) throw new BadRequestError('X-User-Id must be one user id of 1–128 characters');
+          userId = parsed.data;
+        }
+        const log = request.log as FastifyBaseLogger as Logger;
+        const server = createMcpServer({
+          access: serviceMemoryAccess(options.memory, request.tenant),
+          log,
+          ...(userId ? { userId } : {}),
+        });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
+        transport.onerror = (error) => log.warn({ err: error }, 'mcp transport error');
+        reply.raw.on('close', () => {
+          transport.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp transport failed'));
+          server.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp server failed'));
+        });
+        await server.connect(transport);
+        // The transport writes the response itself.
+        reply.hijack();
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      },
+    );
 
     // Stateless mode has no server-initiated stream to open and no session to delete.
     const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply
         .status(405)
         .header('allow', 'POST')
-        .send({ error: { code: 'method_not_allowed', message: '/mcp is stateless: send JSON-RPC requests with POST' } });
+        .send({
+          error: { code: 'method_not_allowed', message: '/mcp is stateless: send JSON-RPC requests with POST' },
+        });
     app.get('/mcp', { onRequest: checkHost, schema: { hide: true } }, notAllowed);
     app.delete('/mcp', { onRequest: checkHost, schema: { hide: true } }, notAllowed);
   };

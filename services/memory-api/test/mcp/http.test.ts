@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 async function countMemories(key: string, userId: string): Promise<number> {
-  const response = await api.app.inject({ method: 'GET', url: `/v1/memories?user_id=${userId}&limit=1000`, headers: auth(key) });
+  const response = await api.app.inject({
+    method: 'GET',
+    url: `/v1/memories?user_id=${userId}&limit=1000`,
+    headers: auth(key),
+  });
   return (response.json() as { items: unknown[] }).items.length;
 }
 
@@ -89,7 +93,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect((after.structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain(id);
   });
 
-  it("writes a working-memory note into the session, searchable at once with session_id", async () => {
+  it('writes a working-memory note into the session, searchable at once with session_id', async () => {
     const written = await callTool(acme, 'memory_write', {
       content: 'Comparing flights to Lisbon for next Friday',
       memory_type: 'working',
@@ -97,24 +101,38 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     });
     expect(written.isError).toBeFalsy();
     expect(written.structuredContent).toMatchObject({ layer: 'working' });
-    const turns = await api.app.inject({ method: 'GET', url: '/v1/sessions/mcp-session-1/turns', headers: auth('key-acme') });
-    expect(turns.json().turns.map((t: { content: string }) => t.content)).toEqual(['Comparing flights to Lisbon for next Friday']);
+    const turns = await api.app.inject({
+      method: 'GET',
+      url: '/v1/sessions/mcp-session-1/turns',
+      headers: auth('key-acme'),
+    });
+    expect(turns.json().turns.map((t: { content: string }) => t.content)).toEqual([
+      'Comparing flights to Lisbon for next Friday',
+    ]);
 
     const found = await callTool(acme, 'memory_search', { query: 'flights to Lisbon', session_id: 'mcp-session-1' });
     expect((found.structuredContent as { results: Array<{ content: string; layer: string }> }).results).toEqual([
       expect.objectContaining({ content: 'Comparing flights to Lisbon for next Friday', layer: 'working' }),
     ]);
-    const missing = await callTool(acme, 'memory_write', { content: 'A note without a session', memory_type: 'working' });
+    const missing = await callTool(acme, 'memory_write', {
+      content: 'A note without a session',
+      memory_type: 'working',
+    });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/session_id/);
   });
 
   it('takes the user from X-User-Id, and a user_id argument wins over it', async () => {
     await callTool(acme, 'memory_write', { content: 'Plays the cello on Sundays', memory_type: 'fact' });
-    await callTool(acme, 'memory_write', { content: 'Plays the oboe on Mondays', memory_type: 'fact', user_id: 'mcp-bob' });
+    await callTool(acme, 'memory_write', {
+      content: 'Plays the oboe on Mondays',
+      memory_type: 'fact',
+      user_id: 'mcp-bob',
+    });
     const bob = await connectMcp(url, { ...bearer('key-acme'), 'x-user-id': 'mcp-bob' });
     try {
-      const bobs = (await callTool(bob, 'memory_search', { query: 'which instrument does the user play?' })).structuredContent as {
+      const bobs = (await callTool(bob, 'memory_search', { query: 'which instrument does the user play?' }))
+        .structuredContent as {
         results: Array<{ content: string }>;
       };
       expect(bobs.results.map((r) => r.content)).toEqual(['Plays the oboe on Mondays']);
@@ -138,7 +156,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   });
 
   it("finds nothing with another tenant's key", async () => {
-    const written = await callTool(acme, 'memory_write', { content: 'Keeps bees in the backyard', memory_type: 'fact' });
+    const written = await callTool(acme, 'memory_write', {
+      content: 'Keeps bees in the backyard',
+      memory_type: 'fact',
+    });
     const { id } = written.structuredContent as { id: string };
     const other = await callTool(globex, 'memory_search', { query: 'Keeps bees in the backyard' });
     expect(other.isError).toBeFalsy();

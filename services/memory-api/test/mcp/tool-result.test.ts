@@ -16,13 +16,19 @@ describe('the MCP tool error wrapper', () => {
   });
 
   it('names no dependency when one is down', () => {
-    const result = toolFailure('memory_search', new DependencyUnavailableError('embedder', 'connect ECONNREFUSED 10.0.0.7:8002'), log);
+    const result = toolFailure(
+      'memory_search',
+      new DependencyUnavailableError('embedder', 'connect ECONNREFUSED 10.0.0.7:8002'),
+      log,
+    );
     expect(text(result)).not.toMatch(/embedder|ECONNREFUSED|10\.0\.0\.7/);
     expect(text(result)).toMatch(/temporarily unavailable\. Retry in a few seconds/);
   });
 
   it('passes a caller mistake through with what to do next', () => {
     const result = toolFailure('memory_forget', new NotFoundError('memory', 'm-1'), log);
-    expect(text(result)).toBe('memory_forget refused: memory m-1 not found. Search first to find the id of an existing memory.');
+    expect(text(result)).toBe(
+      'memory_forget refused: memory m-1 not found. Search first to find the id of an existing memory.',
+    );
   });
 });

@@ -9,7 +9,12 @@ const fields = MemoryFilter.shape;
 
 export const MemoryForgetArgs = MemoryFilter.pick({ session_id: true, tags: true, before: true, user_id: true })
   .extend({
-    memory_id: z.string().min(1).max(128).optional().describe('Forget this one memory (an id from memory_search or memory_write).'),
+    memory_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('Forget this one memory (an id from memory_search or memory_write).'),
     session_id: fields.session_id.describe('Forget what was learned in this session.'),
     tags: fields.tags.describe('Forget memories carrying any of these tags.'),
     before: fields.before.describe('Forget memories learned before this time (ISO-8601).'),
@@ -17,7 +22,8 @@ export const MemoryForgetArgs = MemoryFilter.pick({ session_id: true, tags: true
     dry_run: z.boolean().default(false).describe('Only count what would be forgotten.'),
   })
   .refine(
-    (a) => a.memory_id !== undefined || a.session_id !== undefined || (a.tags?.length ?? 0) > 0 || a.before !== undefined,
+    (a) =>
+      a.memory_id !== undefined || a.session_id !== undefined || (a.tags?.length ?? 0) > 0 || a.before !== undefined,
     'memory_forget needs memory_id, session_id, tags or before; it never forgets everything at once',
   );
 

@@ -18,7 +18,9 @@ export const MemorySearchArgs = SearchRequest.pick({
   query: fields.query.describe('What to look for, as a standalone question or phrase (e.g. "food allergies").'),
   top_k: fields.top_k.describe('How many memories at most (1–100, default 10).'),
   memory_types: fields.memory_types.describe('Only these layers or categories (e.g. ["semantic"], ["preference"]).'),
-  time_range: fields.time_range.describe('Only memories from this window: "24h", "7d", "30d" or {from, to} (ISO-8601).'),
+  time_range: fields.time_range.describe(
+    'Only memories from this window: "24h", "7d", "30d" or {from, to} (ISO-8601).',
+  ),
   tags: fields.tags.describe('Only memories carrying at least one of these tags.'),
   token_budget: fields.token_budget.describe('Most tokens the results may take (default 2048; 512 for quick Q&A).'),
   session_id: fields.session_id.describe("Also search this session's working memory."),
