@@ -58,7 +58,14 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
   const stopAll = (code: number, why: string): Promise<number> => {
     if (stopping) return stopping;
     stopping = (async () => {
-      say(`${why}: stopping ${[...running].reverse().map((r) => r.name).join(', ') || 'nothing'}${redisChild ? ', redis' : ''}`);
+      say(
+        `${why}: stopping ${
+          [...running]
+            .reverse()
+            .map((r) => r.name)
+            .join(', ') || 'nothing'
+        }${redisChild ? ', redis' : ''}`,
+      );
       for (const { name, child } of [...running].reverse()) {
         await stopChild(child, STOP_GRACE_MS);
         say(`${name} stopped`);
@@ -91,7 +98,10 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
       });
       const outcome = await waitUntilReady(`http://${LOOPBACK}:${spec.port}/ready`, child, settings.readyTimeoutMs);
       if (outcome === 'timeout') {
-        return await stopAll(1, `${spec.name} did not answer 200 on /ready within ${settings.readyTimeoutMs} ms (see its lines above)`);
+        return await stopAll(
+          1,
+          `${spec.name} did not answer 200 on /ready within ${settings.readyTimeoutMs} ms (see its lines above)`,
+        );
       }
       if (outcome === 'exited') return await (stopping ?? stopAll(1, `${spec.name} exited during startup`));
       say(`${spec.name} ready`);
@@ -131,7 +141,9 @@ async function ensureRedis(settings: LaunchSettings): Promise<ChildProcess | und
     return undefined;
   }
   if (target.host !== LOOPBACK && target.host !== 'localhost') {
-    complain(`no Redis answers at ${target.host}:${target.port} (REDIS_URL). Start it, or unset REDIS_URL to use a local one.`);
+    complain(
+      `no Redis answers at ${target.host}:${target.port} (REDIS_URL). Start it, or unset REDIS_URL to use a local one.`,
+    );
     return 'unavailable';
   }
   if (!redisServerInstalled()) {
@@ -141,7 +153,9 @@ async function ensureRedis(settings: LaunchSettings): Promise<ChildProcess | und
   const child = startRedisServer(target, settings.dataDir);
   prefixLines(child.stdout, process.stdout, '[redis]');
   prefixLines(child.stderr, process.stderr, '[redis]');
-  say(`started redis-server (pid ${child.pid}) on ${LOOPBACK}:${target.port}, append-only files in ${settings.dataDir}/redis`);
+  say(
+    `started redis-server (pid ${child.pid}) on ${LOOPBACK}:${target.port}, append-only files in ${settings.dataDir}/redis`,
+  );
   const deadline = Date.now() + 15_000;
   while (!(await redisAnswers(LOOPBACK, target.port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -155,5 +169,12 @@ async function ensureRedis(settings: LaunchSettings): Promise<ChildProcess | und
 }
 
 function portVariable(service: string): string {
-  return { agent: 'AGENT_PORT', 'memory-api': 'MEMORY_API_PORT', embedder: 'EMBEDDER_PORT', 'consolidation-worker': 'WORKER_PORT' }[service] ?? 'PORT';
+  return (
+    {
+      agent: 'AGENT_PORT',
+      'memory-api': 'MEMORY_API_PORT',
+      embedder: 'EMBEDDER_PORT',
+      'consolidation-worker': 'WORKER_PORT',
+    }[service] ?? 'PORT'
+  );
 }

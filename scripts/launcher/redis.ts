@@ -11,7 +11,8 @@ export interface RedisTarget {
 
 export function parseRedisUrl(url: string): RedisTarget {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new Error(`REDIS_URL must start with redis:// (got "${url}")`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new Error(`REDIS_URL must start with redis:// (got "${url}")`);
   return {
     host: parsed.hostname || '127.0.0.1',
     port: parsed.port ? Number(parsed.port) : 6379,
@@ -60,11 +61,16 @@ export function startRedisServer(target: RedisTarget, dataDir: string): ChildPro
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const args = [
-    '--port', String(target.port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--appendonly', 'yes',
-    '--maxmemory-policy', 'noeviction',
+    '--port',
+    String(target.port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--maxmemory-policy',
+    'noeviction',
     ...(target.password ? ['--requirepass', target.password] : []),
   ];
   // Its own process group: Ctrl-C reaches the launcher only, which stops Redis last.

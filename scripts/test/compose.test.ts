@@ -14,7 +14,12 @@ import YAML from 'yaml';
 const root = resolve(import.meta.dirname, '../..');
 const BASE = 'docker-compose.yml';
 const PROD = 'docker-compose.prod.yml';
-const APP_PORTS: Record<string, number> = { agent: 8000, 'memory-api': 8001, embedder: 8002, 'consolidation-worker': 8003 };
+const APP_PORTS: Record<string, number> = {
+  agent: 8000,
+  'memory-api': 8001,
+  embedder: 8002,
+  'consolidation-worker': 8003,
+};
 const INFRA = ['redis', 'qdrant', 'embeddings-server', 'llm-server'];
 const RESET = '\u0000compose-reset';
 
@@ -86,7 +91,8 @@ describe.each(files)('%s', (_name, compose) => {
   const services = Object.entries(compose.services);
 
   it('runs the four services and the infrastructure', () => {
-    for (const name of [...Object.keys(APP_PORTS), 'redis', 'qdrant']) expect(compose.services[name], name).toBeDefined();
+    for (const name of [...Object.keys(APP_PORTS), 'redis', 'qdrant'])
+      expect(compose.services[name], name).toBeDefined();
   });
 
   it('gives every service a healthcheck', () => {
@@ -216,7 +222,11 @@ describe('docker-compose.prod.yml specifics', () => {
       if (name === 'gateway') continue;
       expect(portList(service), name).toEqual([]);
     }
-    expect(portList(prod.services.gateway as Service).map(containerPort).sort()).toEqual([8000, 8001]);
+    expect(
+      portList(prod.services.gateway as Service)
+        .map(containerPort)
+        .sort(),
+    ).toEqual([8000, 8001]);
     const caddyfile = readFileSync(join(root, 'infra/Caddyfile'), 'utf8');
     expect(caddyfile).toContain('dynamic a memory-api 8001');
     expect(caddyfile).toContain('dynamic a agent 8000');
@@ -245,7 +255,8 @@ describe('docker-compose.prod.yml specifics', () => {
     expect(api.environment?.API_KEYS).toBe('');
     expect(prod.secrets?.api_keys?.file).toBeDefined();
     const text = readFileSync(join(root, PROD), 'utf8');
-    for (const secret of ['ADMIN_API_KEY', 'MEMORY_API_KEY', 'QDRANT_API_KEY']) expect(text).toContain(`\${${secret}:?`);
+    for (const secret of ['ADMIN_API_KEY', 'MEMORY_API_KEY', 'QDRANT_API_KEY'])
+      expect(text).toContain(`\${${secret}:?`);
   });
 });
 
@@ -285,7 +296,9 @@ describe('environment names match what each service reads', () => {
         const keys = new Set(await envSchemaKeys(service));
         for (const [name, compose] of files) {
           for (const variable of Object.keys(compose.services[service]?.environment ?? {})) {
-            expect(keys.has(variable), `${name}: ${service} gets ${variable}, which its schema does not read`).toBe(true);
+            expect(keys.has(variable), `${name}: ${service} gets ${variable}, which its schema does not read`).toBe(
+              true,
+            );
           }
         }
       },

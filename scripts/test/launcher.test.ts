@@ -47,7 +47,13 @@ describe('local launcher (npm start)', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hindsight-launch-'));
-    const [agent, memoryApi, embedder, worker, redis] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [agent, memoryApi, embedder, worker, redis] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     Object.assign(env, {
       DATA_DIR: dataDir,
       AGENT_PORT: String(agent),
@@ -70,7 +76,11 @@ describe('local launcher (npm start)', () => {
     launcher.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    await eventually(() => output.includes('all services ready') || launcher.exitCode !== null, 170_000, 'the launcher to report ready');
+    await eventually(
+      () => output.includes('all services ready') || launcher.exitCode !== null,
+      170_000,
+      'the launcher to report ready',
+    );
     if (launcher.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
   }, 180_000);
 
@@ -99,7 +109,11 @@ describe('local launcher (npm start)', () => {
     const stored = await fetch(`${base}/store`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'The user is allergic to peanuts', user_id: 'launcher-user', memory_type: 'fact' }),
+      body: JSON.stringify({
+        content: 'The user is allergic to peanuts',
+        user_id: 'launcher-user',
+        memory_type: 'fact',
+      }),
       signal: AbortSignal.timeout(10_000),
     });
     expect(stored.status).toBeLessThan(300);

@@ -58,7 +58,10 @@ describe('Qdrant filter building', () => {
 
   it('gives an open-ended time window only the bound it has', () => {
     expect(buildFilter({ tenant: 't1', occurredTo: 5 })).toEqual({
-      must: [{ key: 'tenant', match: { value: 't1' } }, { key: 'occurred_at', range: { lte: 5 } }],
+      must: [
+        { key: 'tenant', match: { value: 't1' } },
+        { key: 'occurred_at', range: { lte: 5 } },
+      ],
     });
   });
 
@@ -195,8 +198,12 @@ describe('Qdrant point mapping', () => {
 
   it('names one collection per embedding model and dimension', () => {
     expect(collectionNameFor('hindsight', { model: 'builtin-v3', dimension: 384 })).toBe('hindsight_builtin-v3_384');
-    expect(collectionNameFor('hs', { model: 'BAAI/bge-small-en-v1.5', dimension: 384 })).toBe('hs_baai-bge-small-en-v1-5_384');
-    expect(collectionNameFor('hs', { model: 'm', dimension: 768 })).not.toBe(collectionNameFor('hs', { model: 'm', dimension: 384 }));
+    expect(collectionNameFor('hs', { model: 'BAAI/bge-small-en-v1.5', dimension: 384 })).toBe(
+      'hs_baai-bge-small-en-v1-5_384',
+    );
+    expect(collectionNameFor('hs', { model: 'm', dimension: 768 })).not.toBe(
+      collectionNameFor('hs', { model: 'm', dimension: 384 }),
+    );
   });
 });
 

@@ -53,7 +53,12 @@ if (url === undefined || url === '') {
           ],
           updates: [],
         });
-        const hits = await store.hybridSearch({ tenant: 't1', userId: 'u1' }, axisVector(0), keywordTokens('peanut'), 5);
+        const hits = await store.hybridSearch(
+          { tenant: 't1', userId: 'u1' },
+          axisVector(0),
+          keywordTokens('peanut'),
+          5,
+        );
         expect(hits.map((h) => h.id).sort()).toEqual([byMeaning.id, byWord.id].sort());
         expect(store.collectionName).toBe(`${prefix}_test-8_8`);
       } finally {

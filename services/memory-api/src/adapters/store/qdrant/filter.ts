@@ -62,6 +62,11 @@ export function buildFilter(filter: MemoryFilter): QdrantFilter | typeof MATCHES
 /** The active memories that would clash with an insert: same tenant, user, layer and content hash. */
 export function activeHashFilter(tenant: string, userIds: readonly string[], hashes: readonly string[]): QdrantFilter {
   return {
-    must: [keyword('tenant', tenant), anyOf('user_id', userIds), anyOf('content_hash', hashes), keyword('status', 'active')],
+    must: [
+      keyword('tenant', tenant),
+      anyOf('user_id', userIds),
+      anyOf('content_hash', hashes),
+      keyword('status', 'active'),
+    ],
   };
 }

@@ -131,7 +131,10 @@ export function toPoint(record: MemoryRecord, dense: ArrayLike<number>): MemoryP
   const keywords = documentSparseVector(indexedText(record));
   return {
     id: pointIdOf(record.tenant, record.id),
-    vector: keywords.indices.length > 0 ? { [DENSE_VECTOR]: Array.from(dense), [KEYWORD_VECTOR]: keywords } : { [DENSE_VECTOR]: Array.from(dense) },
+    vector:
+      keywords.indices.length > 0
+        ? { [DENSE_VECTOR]: Array.from(dense), [KEYWORD_VECTOR]: keywords }
+        : { [DENSE_VECTOR]: Array.from(dense) },
     payload: recordToPayload(record),
   };
 }

@@ -16,7 +16,13 @@ export function denseQuery(vector: ArrayLike<number>, filter: QdrantFilter, limi
 
 /** Keyword search over the IDF-weighted sparse vectors; scores are BM25-like relevance. */
 export function keywordQuery(terms: SparseVector, filter: QdrantFilter, limit: number): QueryRequest {
-  return { query: { indices: terms.indices, values: terms.values }, using: KEYWORD_VECTOR, filter, limit, with_payload: ['id'] };
+  return {
+    query: { indices: terms.indices, values: terms.values },
+    using: KEYWORD_VECTOR,
+    filter,
+    limit,
+    with_payload: ['id'],
+  };
 }
 
 /**
@@ -32,9 +38,16 @@ export function hybridQuery(
   rrfK: number,
 ): QueryRequest {
   const perSource = Math.max(limit * 2, 20);
-  const prefetch: Schemas['Prefetch'][] = [{ query: Array.from(vector), using: DENSE_VECTOR, filter, limit: perSource }];
+  const prefetch: Schemas['Prefetch'][] = [
+    { query: Array.from(vector), using: DENSE_VECTOR, filter, limit: perSource },
+  ];
   if (terms.indices.length > 0) {
-    prefetch.push({ query: { indices: terms.indices, values: terms.values }, using: KEYWORD_VECTOR, filter, limit: perSource });
+    prefetch.push({
+      query: { indices: terms.indices, values: terms.values },
+      using: KEYWORD_VECTOR,
+      filter,
+      limit: perSource,
+    });
   }
   return { prefetch, query: { rrf: { k: rrfK } }, limit, with_payload: ['id'] };
 }

@@ -15,8 +15,9 @@ import {
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { reindexInstruction } from '../reindex.ts';
-import { activeHashFilter, buildFilter, MATCHES_NOTHING, type QdrantFilter } from './filter.ts';
+import { activeHashFilter, buildFilter, MATCHES_NOTHING } from './filter.ts';
 import {
+  collectionNameFor,
   DENSE_VECTOR,
   isMemoryPayload,
   KEYWORD_VECTOR,
@@ -25,7 +26,6 @@ import {
   payloadToRecord,
   pointIdOf,
   toPoint,
-  collectionNameFor,
 } from './points.ts';
 import { denseQuery, hybridQuery, keywordQuery } from './queries.ts';
 import { DEFAULT_RETRY, qdrantRetryOptions, type RetryPolicy } from './retry.ts';
@@ -130,7 +130,11 @@ export class QdrantMemoryStore implements MemoryStore {
       const other = await this.otherSpaceUnderPrefix(name);
       if (other) {
         throw new EmbeddingMismatchError(
-          reindexInstruction(other.space, space, `the Qdrant collection "${other.name}" (QDRANT_COLLECTION_PREFIX "${this.options.collectionPrefix}")`),
+          reindexInstruction(
+            other.space,
+            space,
+            `the Qdrant collection "${other.name}" (QDRANT_COLLECTION_PREFIX "${this.options.collectionPrefix}")`,
+          ),
         );
       }
       await this.createCollection(name, space);
@@ -161,7 +165,8 @@ export class QdrantMemoryStore implements MemoryStore {
 
   async commit(batch: WriteBatch): Promise<void> {
     if (batch.inserts.length === 0 && batch.updates.length === 0) return;
-    const collection = this.opened();
+    // Fail before reading anything when the store is not open.
+    this.opened();
     for (const { vector } of batch.inserts) this.assertDimension(vector);
     for (const { vector } of batch.updates) if (vector) this.assertDimension(vector);
 
@@ -215,7 +220,12 @@ export class QdrantMemoryStore implements MemoryStore {
     return points.flatMap((point) => recordOf(point, tenant) ?? []);
   }
 
-  async findActiveByHash(tenant: string, userId: string, layer: Layer, contentHash: string): Promise<MemoryRecord | undefined> {
+  async findActiveByHash(
+    tenant: string,
+    userId: string,
+    layer: Layer,
+    contentHash: string,
+  ): Promise<MemoryRecord | undefined> {
     const filter = buildFilter({ tenant, userId, layers: [layer], statuses: ['active'] });
     if (filter === MATCHES_NOTHING) return undefined;
     (filter.must as Schemas['Condition'][]).push({ key: 'content_hash', match: { value: contentHash } });
@@ -281,7 +291,13 @@ export class QdrantMemoryStore implements MemoryStore {
    * Dense and keyword candidates fused by Qdrant (prefetch + RRF) in one round trip,
    * for callers that need only the fused order, not each source's own score.
    */
-  async hybridSearch(scope: SearchScope, vector: Float32Array, terms: readonly string[], k: number, rrfK = 60): Promise<Candidate[]> {
+  async hybridSearch(
+    scope: SearchScope,
+    vector: Float32Array,
+    terms: readonly string[],
+    k: number,
+    rrfK = 60,
+  ): Promise<Candidate[]> {
     this.assertDimension(vector);
     const filter = buildFilter(scope);
     if (filter === MATCHES_NOTHING || k <= 0) return [];
@@ -315,12 +331,17 @@ export class QdrantMemoryStore implements MemoryStore {
       .filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.tenant === tenant)
       .map((point) => ({
         set_payload: {
-          payload: { access_count: Number((point.payload as Partial<MemoryPayload>).access_count ?? 0) + 1, last_accessed_at: at },
+          payload: {
+            access_count: Number((point.payload as Partial<MemoryPayload>).access_count ?? 0) + 1,
+            last_accessed_at: at,
+          },
           points: [point.id],
         },
       }));
     for (const chunk of chunks(operations, this.batchSize)) {
-      await this.call(() => this.client.batchUpdate(this.opened(), { operations: chunk, wait: true, ordering: 'strong' }));
+      await this.call(() =>
+        this.client.batchUpdate(this.opened(), { operations: chunk, wait: true, ordering: 'strong' }),
+      );
     }
   }
 
@@ -330,7 +351,10 @@ export class QdrantMemoryStore implements MemoryStore {
       { with_payload: ['tenant'] },
     );
     const owned = existing.filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.tenant === tenant);
-    for (const chunk of chunks(owned.map((point) => point.id), this.batchSize)) {
+    for (const chunk of chunks(
+      owned.map((point) => point.id),
+      this.batchSize,
+    )) {
       await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
     }
     return owned.length;
@@ -394,7 +418,9 @@ export class QdrantMemoryStore implements MemoryStore {
     for (const chunk of chunks(tagged, this.batchSize)) {
       const operations: Schemas['UpdateOperation'][] = [];
       for (const mode of ['insert_only', 'update_only'] as const) {
-        const points = chunk.filter((entry) => entry.mode === mode).map((entry) => entry.point as Schemas['PointStruct']);
+        const points = chunk
+          .filter((entry) => entry.mode === mode)
+          .map((entry) => entry.point as Schemas['PointStruct']);
         if (points.length > 0) operations.push({ upsert: { points, update_mode: mode } });
       }
       await this.call(() => this.client.batchUpdate(this.opened(), { operations, wait: true, ordering: 'strong' }));
@@ -409,7 +435,11 @@ export class QdrantMemoryStore implements MemoryStore {
     const restore = before.map((point) => ({ id: point.id, vector: point.vector ?? {}, payload: point.payload ?? {} }));
     for (const chunk of chunks(restore, this.batchSize)) {
       await this.call(() =>
-        this.client.upsert(this.opened(), { points: chunk as Schemas['PointStruct'][], wait: true, ordering: 'strong' }),
+        this.client.upsert(this.opened(), {
+          points: chunk as Schemas['PointStruct'][],
+          wait: true,
+          ordering: 'strong',
+        }),
       );
     }
   }
@@ -456,7 +486,9 @@ export class QdrantMemoryStore implements MemoryStore {
     const info = await this.call(() => this.client.getCollection(name));
     const metadata = info.config.metadata as Partial<CollectionMetadata> | null | undefined;
     if (metadata?.hindsight_store !== 'memory' || typeof metadata.embedding_model !== 'string') {
-      throw new Error(`Qdrant collection ${name} exists but was not created by hindsight; choose another QDRANT_COLLECTION_PREFIX`);
+      throw new Error(
+        `Qdrant collection ${name} exists but was not created by hindsight; choose another QDRANT_COLLECTION_PREFIX`,
+      );
     }
     return {
       model: metadata.embedding_model,
@@ -496,7 +528,9 @@ export class QdrantMemoryStore implements MemoryStore {
       const next = page.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;
     } while (offset !== undefined);
-    await this.call(() => this.client.api().updateCollection({ collection_name: name, metadata: { ...collectionMetadata(space) } }));
+    await this.call(() =>
+      this.client.api().updateCollection({ collection_name: name, metadata: { ...collectionMetadata(space) } }),
+    );
   }
 
   /** Another hindsight collection under the same prefix: the deployment was built with another model. */
