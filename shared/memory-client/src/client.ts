@@ -1,5 +1,13 @@
 import { AppError, DependencyUnavailableError } from '@hindsight/errors';
+import type { DecayResult, JobStatus } from '@hindsight/jobs';
 import type {
+  AppendTurnsResponse,
+  EndSessionResponse,
+  EraseUserResponse,
+  PutUserSummaryBody,
+  SessionTurns,
+  TurnInput,
+  UserSummary,
   ForgetRequest,
   MemoryInput,
   MemoryRecord,
@@ -15,6 +23,8 @@ export interface MemoryApiClientOptions {
   /** Sent as X-User-Id (the default owner for MCP calls). */
   userId?: string;
   timeoutMs?: number;
+  /** Sent as X-Tenant-Id: with the admin key, the tenant a service acts for (the worker). */
+  tenant?: string;
 }
 
 /** An error answer of memory-api, carrying its status and `{error:{code,message}}`. */
@@ -65,12 +75,63 @@ export class MemoryApiClient {
     return this.request('DELETE', `/v1/memories/${encodeURIComponent(id)}`);
   }
 
+  /** Appends turns to a session's working memory. */
+  appendTurns(sessionId: string, turns: TurnInput[]): Promise<AppendTurnsResponse> {
+    return this.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, { turns });
+  }
+
+  /** A session's working memory; `through` keeps only turns up to that sequence number. */
+  sessionTurns(sessionId: string, options: { through?: number; userId?: string } = {}): Promise<SessionTurns> {
+    const params = new URLSearchParams();
+    if (options.through !== undefined) params.set('through', String(options.through));
+    if (options.userId !== undefined) params.set('user_id', options.userId);
+    const suffix = params.size > 0 ? `?${params}` : '';
+    return this.request('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/turns${suffix}`);
+  }
+
+  /** Forgets a session's working memory, or with `through` only the turns up to it. */
+  clearSession(
+    sessionId: string,
+    through?: number,
+  ): Promise<{ session_id: string; deleted: boolean; removed_turns?: number; jobs?: number }> {
+    const suffix = through !== undefined ? `?through=${through}` : '';
+    return this.request('DELETE', `/v1/sessions/${encodeURIComponent(sessionId)}${suffix}`);
+  }
+
+  /** Ends a session: enqueues its hindsight consolidation. */
+  endSession(sessionId: string, userId: string): Promise<EndSessionResponse> {
+    return this.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/end`, { user_id: userId });
+  }
+
+  job(id: string): Promise<JobStatus> {
+    return this.request('GET', `/v1/jobs/${encodeURIComponent(id)}`);
+  }
+
+  userSummary(userId: string): Promise<UserSummary> {
+    return this.request('GET', `/v1/users/${encodeURIComponent(userId)}/summary`);
+  }
+
+  putUserSummary(userId: string, body: PutUserSummaryBody): Promise<UserSummary> {
+    return this.request('PUT', `/v1/users/${encodeURIComponent(userId)}/summary`, body);
+  }
+
+  /** Erases everything of one user (long-term, working memory, queued jobs). */
+  eraseUser(userId: string): Promise<EraseUserResponse> {
+    return this.request('DELETE', `/v1/users/${encodeURIComponent(userId)}`);
+  }
+
+  /** Admin: one decay pass over every tenant. */
+  runDecay(now?: string): Promise<DecayResult> {
+    return this.request('POST', '/admin/maintenance/decay', now ? { now } : {});
+  }
+
   /** Any other route, for callers that need one this class does not name yet. */
   async request<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userId) headers['x-user-id'] = this.options.userId;
+    if (this.options.tenant) headers['x-tenant-id'] = this.options.tenant;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { ConsolidatePayload, ConsolidationResult } from '@hindsight/jobs';
+import type { Logger } from '@hindsight/logger';
+import { MemoryApiError, type MemoryApiClient } from '@hindsight/memory-client';
+import type { MemoryInput, Turn, WriteResult } from '@hindsight/memory-model';
+import { guardExtraction } from '../extraction/guard.ts';
+import type { ExtractedItem, Extractor } from '../extraction/port.ts';
+import { sessionSummary } from './session-summary.ts';
+
+/** What a consolidation remembers between attempts (stored as the job's progress). */
+export interface ExtractionCheckpoint {
+  through_seq: number;
+  extractor: string;
+  items: ExtractedItem[];
+  llm_calls: number;
+  tokens: number;
+}
+
+export interface ConsolidationDeps {
+  /** memory-api, acting for the job's tenant. */
+  api: MemoryApiClient;
+  extractor: Extractor;
+  log: Logger;
+  /** The extraction an earlier attempt of this job already made, if any. */
+  checkpoint?: ExtractionCheckpoint;
+  /** Persists the extraction so a retry writes the very same items. */
+  saveCheckpoint(checkpoint: ExtractionCheckpoint): Promise<void>;
+  onItem?(status: WriteResult['status'] | 'rejected'): void;
+}
+
+/** A session that can never be consolidated as asked (another user's). */
+export class SessionMismatchError extends Error {}
+
+/**
+ * The hindsight job (DESIGN §5): load the session's turns up to `through_seq`,
+ * extract, guard, write each item through memory-api (dedup, merge/supersede and the
+ * poisoning guard apply there) with provenance and an Idempotency-Key, write an
+ * episodic summary, and only after every write succeeded clear those turns.
+ *
+ * Safe to run again after a crash at any step: the extraction is checkpointed,
+ * every write carries a key derived from the job and the item, and clearing is
+ * bounded by `through_seq`.
+ */
+export async function consolidateSession(
+  deps: ConsolidationDeps,
+  jobId: string,
+  payload: ConsolidatePayload,
+): Promise<ConsolidationResult> {
+  const started = performance.now();
+  const session = await deps.api.sessionTurns(payload.session_id, { through: payload.through_seq });
+  if (session.user_id !== null && session.user_id !== payload.user_id) {
+    throw new SessionMismatchError(`session ${payload.session_id} belongs to another user than ${payload.user_id}`);
+  }
+  const result: ConsolidationResult = {
+    turns: session.turns.length,
+    extracted: 0,
+    created: 0,
+    merged: 0,
+    superseded: 0,
+    duplicates: 0,
+    quarantined: 0,
+    rejected: 0,
+    summary_id: null,
+    memory_ids: [],
+    extractor: deps.extractor.name,
+    llm_calls: 0,
+    tokens: 0,
+    duration_ms: 0,
+  };
+  // Nothing left: an earlier run of the same turns finished, or the session expired.
+  if (session.turns.length === 0) return { ...result, duration_ms: elapsed(started) };
+
+  const checkpoint = await extractOnce(deps, session.turns, payload);
+  const items = guardExtraction(checkpoint.items, new Set(session.turns.map((t) => t.id)));
+  Object.assign(result, { extracted: items.length, extractor: checkpoint.extractor, llm_calls: checkpoint.llm_calls, tokens: checkpoint.tokens });
+
+  const byId = new Map(session.turns.map((t) => [t.id, t]));
+  for (const item of items) {
+    const outcome = await writeItem(deps, jobId, payload, item, byId);
+    deps.onItem?.(outcome === 'rejected' ? 'rejected' : outcome.status);
+    if (outcome === 'rejected') {
+      result.rejected += 1;
+      continue;
+    }
+    if (outcome.status === 'created') result.created += 1;
+    else if (outcome.status === 'merged') result.merged += 1;
+    else if (outcome.status === 'superseded') result.superseded += 1;
+    else if (outcome.status === 'duplicate') result.duplicates += 1;
+    else if (outcome.status === 'quarantined') result.quarantined += 1;
+    result.memory_ids.push(outcome.id);
+  }
+
+  const summary = sessionSummary(payload.session_id, session.turns, items);
+  const last = session.turns.at(-1) as Turn;
+  const written = await deps.api.store(
+    {
+      content: summary,
+      memory_type: 'episodic',
+      category: 'summary',
+      user_id: payload.user_id,
+      session_id: payload.session_id,
+      occurred_at: last.timestamp,
+      tags: ['hindsight', 'session-summary'],
+      metadata: { turns: session.turns.length, items: items.length, through_seq: payload.through_seq },
+      source: { kind: 'consolidation', session_id: payload.session_id, turn_ids: session.turns.map((t) => t.id), extractor: checkpoint.extractor },
+    },
+    `${jobId}.summary`,
+  );
+  result.summary_id = written.id;
+
+  // Every write succeeded: only now may the working memory of these turns go.
+  await deps.api.clearSession(payload.session_id, payload.through_seq);
+  result.duration_ms = elapsed(started);
+  deps.log.info({ jobId, session: payload.session_id, ...result, memory_ids: undefined }, 'session consolidated');
+  return result;
+}
+
+async function extractOnce(deps: ConsolidationDeps, turns: Turn[], payload: ConsolidatePayload): Promise<ExtractionCheckpoint> {
+  if (deps.checkpoint && deps.checkpoint.through_seq === payload.through_seq) return deps.checkpoint;
+  const extraction = await deps.extractor.extract(turns, { sessionId: payload.session_id, userId: payload.user_id });
+  // Guard before checkpointing, so a bad extraction is never reused by a retry.
+  guardExtraction(extraction.items, new Set(turns.map((t) => t.id)));
+  const checkpoint: ExtractionCheckpoint = {
+    through_seq: payload.through_seq,
+    extractor: deps.extractor.name,
+    items: extraction.items,
+    llm_calls: extraction.llmCalls,
+    tokens: extraction.tokens,
+  };
+  await deps.saveCheckpoint(checkpoint);
+  return checkpoint;
+}
+
+async function writeItem(
+  deps: ConsolidationDeps,
+  jobId: string,
+  payload: ConsolidatePayload,
+  item: ExtractedItem,
+  turns: Map<string, Turn>,
+): Promise<WriteResult | 'rejected'> {
+  const occurred = item.turn_ids.map((id) => turns.get(id)?.timestamp).filter((t): t is string => t !== undefined).sort().at(-1);
+  const input: MemoryInput = {
+    content: item.value,
+    query: item.query,
+    memory_type: 'semantic',
+    category: item.category,
+    user_id: payload.user_id,
+    session_id: payload.session_id,
+    confidence: item.confidence,
+    tags: ['hindsight'],
+    metadata: { key: item.key },
+    source: { kind: 'consolidation', session_id: payload.session_id, turn_ids: item.turn_ids, extractor: deps.extractor.name },
+    ...(occurred ? { occurred_at: occurred } : {}),
+  };
+  // The same job writing the same item gets the first answer back on a retry: no duplicate, no double merge.
+  const key = `${jobId}.${createHash('sha256').update(`${item.category}\u001f${item.value}`).digest('hex').slice(0, 24)}`;
+  try {
+    return await deps.api.store(input, key);
+  } catch (error) {
+    // The write path refused the item (poisoning guard, limits): a verdict, not an outage.
+    if (error instanceof MemoryApiError && error.status === 422) {
+      deps.log.warn({ jobId, key: item.key, reason: error.message }, 'memory-api refused an extracted item');
+      return 'rejected';
+    }
+    throw error;
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

@@ -1,0 +1,120 @@
+import type { Turn } from '@hindsight/memory-model';
+import { estimateTokens } from '@hindsight/text';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { EXTRACTED_CATEGORIES, type Extraction, ExtractionBudgetError, ExtractionError, type Extractor } from './port.ts';
+
+export interface LlmExtractorSettings {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs: number;
+  /** Most chat calls one job may make. */
+  maxCalls: number;
+  /** Most tokens (prompt + completion) one job may spend. */
+  maxTokens: number;
+  /** Transcript characters sent per call; longer sessions take several calls. */
+  charsPerCall: number;
+}
+
+const Answer = z.object({ items: z.array(z.unknown()) });
+
+const SYSTEM_PROMPT = `You distil durable memories about the user from a finished conversation.
+Return JSON: {"items": [{"category", "key", "query", "value", "confidence", "turn_ids"}]}.
+- category: one of ${EXTRACTED_CATEGORIES.join(', ')}.
+- key: owner and subject, dotted, e.g. "health.allergy.peanuts", "preference.answer_style".
+- query: the question this memory answers, phrased as a question.
+- value: one topic, 50-200 characters, in the language the user spoke, about the user in the third person.
+- confidence: 0..1, how sure the conversation makes it.
+- turn_ids: ids of the turns it comes from (e.g. ["t3"]).
+Keep: preferences and dislikes, allergies and health facts, identity (name, timezone, job, location),
+decisions, commitments and reminders, corrections, todos.
+Skip: greetings, thanks, acknowledgements, small talk, transient state ("I'm in a meeting"),
+anything only the assistant said, and the assistant's reasoning. No items → {"items": []}.`;
+
+/**
+ * The model-backed extractor: any OpenAI-compatible chat endpoint, JSON output.
+ * Caps per job on calls and tokens; output that is not JSON or not `{items: [...]}`
+ * is an `ExtractionError` (the job fails and retries; nothing is written or deleted).
+ * Items are schema-checked afterwards by the shared guard.
+ */
+export class LlmExtractor implements Extractor {
+  readonly name: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly settings: LlmExtractorSettings) {
+    this.name = `llm:${settings.model}`;
+    this.client = new OpenAI({
+      baseURL: settings.baseUrl,
+      apiKey: settings.apiKey ?? 'none',
+      timeout: settings.timeoutMs,
+      // BullMQ retries the whole job with backoff; a second layer of retries here would hide failures.
+      maxRetries: 0,
+    });
+  }
+
+  async extract(turns: readonly Turn[]): Promise<Extraction> {
+    const chunks = transcriptChunks(turns, this.settings.charsPerCall);
+    if (chunks.length > this.settings.maxCalls) {
+      throw new ExtractionBudgetError(
+        `the session needs ${chunks.length} LLM calls, more than LLM_MAX_CALLS_PER_JOB=${this.settings.maxCalls}`,
+      );
+    }
+    const items: unknown[] = [];
+    let tokens = 0;
+    let calls = 0;
+    for (const chunk of chunks) {
+      const projected = tokens + estimateTokens(SYSTEM_PROMPT + chunk);
+      if (projected > this.settings.maxTokens) {
+        throw new ExtractionBudgetError(`the session needs more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens} tokens`);
+      }
+      calls += 1;
+      const completion = await this.client.chat.completions.create({
+        model: this.settings.model,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        max_tokens: Math.min(4096, this.settings.maxTokens - projected),
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: chunk },
+        ],
+      });
+      const text = completion.choices[0]?.message?.content ?? '';
+      tokens += completion.usage?.total_tokens ?? estimateTokens(SYSTEM_PROMPT + chunk + text);
+      if (tokens > this.settings.maxTokens) {
+        throw new ExtractionBudgetError(`the extraction spent ${tokens} tokens, more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens}`);
+      }
+      items.push(...parseAnswer(text));
+    }
+    return { items: items as Extraction['items'], llmCalls: calls, tokens };
+  }
+}
+
+function parseAnswer(text: string): unknown[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ExtractionError(`the LLM answered invalid JSON: ${JSON.stringify(text.slice(0, 120))}`, { cause: error });
+  }
+  const parsed = Answer.safeParse(json);
+  if (!parsed.success) throw new ExtractionError('the LLM answer is not {"items": [...]}');
+  return parsed.data.items;
+}
+
+/** The transcript as `t3 user: ...` lines, split into chunks that fit one call. */
+function transcriptChunks(turns: readonly Turn[], charsPerCall: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const turn of turns) {
+    if (turn.role === 'system' || turn.role === 'note') continue;
+    const line = `${turn.id} ${turn.role}: ${turn.content.replace(/\s+/g, ' ')}\n`;
+    if (current.length > 0 && current.length + line.length > charsPerCall) {
+      chunks.push(current);
+      current = '';
+    }
+    current += line;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}

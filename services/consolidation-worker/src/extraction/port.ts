@@ -1,0 +1,63 @@
+import type { Turn } from '@hindsight/memory-model';
+import { z } from 'zod';
+
+/** Categories an extractor may produce (DESIGN §5 step 2). */
+export const EXTRACTED_CATEGORIES = ['preference', 'fact', 'decision', 'commitment', 'todo', 'lesson', 'error'] as const;
+
+export const VALUE_MAX_CHARS = 200;
+export const VALUE_MIN_CHARS = 8;
+
+/**
+ * One durable item distilled from a session. `value` is what gets stored (one topic,
+ * ideally 50–200 characters), `query` the question it answers, `key` its owner/subject
+ * (`health.allergy.peanuts`), `turn_ids` the turns it came from (provenance).
+ */
+export const ExtractedItem = z
+  .object({
+    category: z.enum(EXTRACTED_CATEGORIES),
+    key: z.string().trim().min(1).max(120),
+    query: z.string().trim().min(3).max(300),
+    value: z.string().trim().min(VALUE_MIN_CHARS).max(VALUE_MAX_CHARS),
+    confidence: z.number().min(0).max(1),
+    turn_ids: z.array(z.string().regex(/^t\d+$/)).min(1).max(50),
+  })
+  .strict();
+export type ExtractedItem = z.infer<typeof ExtractedItem>;
+
+export interface ExtractionContext {
+  sessionId: string;
+  userId: string;
+}
+
+export interface Extraction {
+  items: ExtractedItem[];
+  llmCalls: number;
+  tokens: number;
+}
+
+/**
+ * Turns a finished session into durable items. Implementations: `rules` (offline,
+ * deterministic) and `llm` (an OpenAI-compatible chat model). An extractor only reads
+ * user-visible statements of the user; it never stores the assistant's reasoning.
+ * Output it cannot vouch for is an error (`ExtractionError`), never a partial list.
+ */
+export interface Extractor {
+  readonly name: string;
+  extract(turns: readonly Turn[], context: ExtractionContext): Promise<Extraction>;
+}
+
+/** The extractor produced output that fails the guard; retrying may help (a model is not deterministic). */
+export class ExtractionError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ExtractionError';
+  }
+}
+
+/** The session can never be extracted within the configured caps; retrying cannot help. */
+export class ExtractionBudgetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExtractionBudgetError';
+  }
+}

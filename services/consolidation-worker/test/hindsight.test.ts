@@ -1,0 +1,177 @@
+import type { ConsolidationResult } from '@hindsight/jobs';
+import type { MemoryRecord, TurnInput } from '@hindsight/memory-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from './support/stack.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const say = (userId: string, role: 'user' | 'assistant', content: string): TurnInput => ({ user_id: userId, role, content });
+
+/** The user's memories, without the profile summary the summarize job adds after a consolidation. */
+async function memoriesOf(userId: string): Promise<MemoryRecord[]> {
+  const page = await stack.client.list({ user_id: userId, limit: 200 });
+  return page.items.filter((m) => m.category !== 'profile');
+}
+
+async function consolidate(sessionId: string, userId: string, turns: TurnInput[]) {
+  await stack.client.appendTurns(sessionId, turns);
+  const ended = await stack.client.endSession(sessionId, userId);
+  const job = await stack.waitForJob(ended.job_id, ['completed', 'failed']);
+  expect(job.state, JSON.stringify(job)).toBe('completed');
+  return { jobId: ended.job_id, result: job.result as ConsolidationResult };
+}
+
+/** The turn holding `text`, as the session numbered it. */
+function turnIdOf(turns: TurnInput[], text: string): string {
+  return `t${turns.findIndex((t) => t.content.includes(text)) + 1}`;
+}
+
+describe('hindsight consolidation through the API with a real worker process', () => {
+  it('distils an English 20-turn session into allergy, preference and commitment — not the small talk', async () => {
+    const u = 'en-user';
+    const turns: TurnInput[] = [
+      say(u, 'user', 'Hi there!'),
+      say(u, 'assistant', 'Hello! How can I help you today?'),
+      say(u, 'user', 'The weather is lovely today, isn’t it'),
+      say(u, 'assistant', 'It sounds like a beautiful day.'),
+      say(u, 'user', "I'm allergic to peanuts."),
+      say(u, 'assistant', 'Thanks for telling me, I will keep that in mind when suggesting food.'),
+      say(u, 'user', 'Can you suggest a snack for the afternoon?'),
+      say(u, 'assistant', 'How about apple slices with sunflower seed butter? I think that would be peanut-free.'),
+      say(u, 'user', 'Please keep answers short.'),
+      say(u, 'assistant', 'Got it.'),
+      say(u, 'user', "I'm in a meeting right now"),
+      say(u, 'assistant', 'No problem, I will be brief.'),
+      say(u, 'user', 'haha ok'),
+      say(u, 'assistant', 'Anything else?'),
+      say(u, 'user', 'Remind me to renew my passport next month.'),
+      say(u, 'assistant', 'I will remind you next month.'),
+      say(u, 'user', 'Thanks!'),
+      say(u, 'assistant', 'You are welcome.'),
+      say(u, 'user', 'Bye'),
+      say(u, 'assistant', 'Goodbye!'),
+    ];
+    const { jobId, result } = await consolidate('en-session', u, turns);
+    expect(result).toMatchObject({ turns: 20, extracted: 3, created: 3, rejected: 0, extractor: 'rules' });
+
+    const memories = await memoriesOf(u);
+    const semantic = memories.filter((m) => m.layer === 'semantic');
+    expect(semantic).toHaveLength(3);
+    const byCategory = (category: string) => semantic.find((m) => m.category === category) as MemoryRecord;
+    const allergy = byCategory('fact');
+    expect(allergy.content).toMatch(/allergic to peanuts/);
+    expect(allergy.source).toEqual({ kind: 'consolidation', session_id: 'en-session', turn_ids: [turnIdOf(turns, 'allergic')], extractor: 'rules' });
+    expect(byCategory('preference').content).toMatch(/answers kept short/);
+    expect(byCategory('preference').source.turn_ids).toEqual([turnIdOf(turns, 'keep answers short')]);
+    expect(byCategory('commitment').content).toMatch(/renew their passport next month/);
+    expect(byCategory('commitment').source.turn_ids).toEqual([turnIdOf(turns, 'passport')]);
+    for (const m of semantic) expect(m.content).not.toMatch(/weather|meeting|haha|bye|snack/i);
+
+    const summaries = memories.filter((m) => m.layer === 'episodic' && m.category === 'summary');
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]?.content).toMatch(/^Session en-session .*20 turns.*allergic to peanuts/);
+    expect(summaries[0]?.source.turn_ids).toHaveLength(20);
+
+    const working = await stack.client.sessionTurns('en-session');
+    expect(working.turns).toEqual([]);
+
+    // Ending again is the same job: nothing is consolidated twice.
+    const again = await stack.client.endSession('en-session', u);
+    expect(again).toMatchObject({ job_id: jobId, deduplicated: true, state: 'completed' });
+    expect(await memoriesOf(u)).toHaveLength(memories.length);
+
+    // The distilled allergy is searchable (ranking among the few memories is the read path's business).
+    const found = await stack.client.search({ query: 'can I give this user peanut butter?', user_id: u, top_k: 10 });
+    expect(found.results.map((r) => r.id)).toContain(allergy.id);
+  });
+
+  it('distils a Chinese session the same way (我对花生过敏)', async () => {
+    const u = 'zh-user';
+    const turns: TurnInput[] = [
+      say(u, 'user', '你好！'),
+      say(u, 'assistant', '你好，有什么可以帮你？'),
+      say(u, 'user', '今天天气真好'),
+      say(u, 'assistant', '是的，适合出门走走。'),
+      say(u, 'user', '我对花生过敏。'),
+      say(u, 'assistant', '好的，我会记住。'),
+      say(u, 'user', '请保持回答简短。'),
+      say(u, 'assistant', '明白。'),
+      say(u, 'user', '我在开会'),
+      say(u, 'assistant', '好的。'),
+      say(u, 'user', '提醒我下个月续签护照。'),
+      say(u, 'assistant', '好的，下个月提醒你。'),
+      say(u, 'user', '哈哈'),
+      say(u, 'user', '谢谢'),
+      say(u, 'assistant', '不客气！'),
+      say(u, 'user', '再见'),
+    ];
+    const { result } = await consolidate('zh-session', u, turns);
+    expect(result).toMatchObject({ extracted: 3, created: 3 });
+    const semantic = (await memoriesOf(u)).filter((m) => m.layer === 'semantic');
+    expect(semantic.map((m) => m.category).sort()).toEqual(['commitment', 'fact', 'preference']);
+    const allergy = semantic.find((m) => m.category === 'fact') as MemoryRecord;
+    expect(allergy.content).toMatch(/花生过敏/);
+    expect(allergy.source.turn_ids).toEqual([turnIdOf(turns, '花生')]);
+    expect(semantic.find((m) => m.category === 'preference')?.content).toMatch(/简短/);
+    expect(semantic.find((m) => m.category === 'commitment')?.content).toMatch(/续签护照/);
+    for (const m of semantic) expect(m.content).not.toMatch(/天气|开会|哈哈|再见/);
+    expect((await memoriesOf(u)).filter((m) => m.category === 'summary')).toHaveLength(1);
+    expect((await stack.client.sessionTurns('zh-session')).turns).toEqual([]);
+  });
+
+  it('supersedes "I love coffee" with a later "I\'ve quit coffee", keeping both in history', async () => {
+    const u = 'coffee-user';
+    await consolidate('coffee-1', u, [say(u, 'user', 'I love coffee.'), say(u, 'assistant', 'Nice!')]);
+    const [loved] = (await memoriesOf(u)).filter((m) => m.layer === 'semantic');
+    expect(loved?.content).toBe('The user loves coffee.');
+
+    const { result } = await consolidate('coffee-2', u, [say(u, 'user', "I've quit coffee."), say(u, 'assistant', 'Good for you.')]);
+    expect(result.superseded).toBe(1);
+    const old = await stack.client.get(loved?.id as string);
+    expect(old.status).toBe('superseded');
+    const current = await stack.client.get(old.superseded_by as string);
+    expect(current).toMatchObject({ status: 'active', content: 'The user has quit coffee.' });
+    expect(current.source).toMatchObject({ session_id: 'coffee-2', turn_ids: ['t1'] });
+    const history = await stack.client.request<{ entries: Array<{ content: string; memory_id: string }> }>(
+      'GET',
+      `/v1/memories/${current.id}/history`,
+    );
+    const contents = history.entries.map((e) => e.content);
+    expect(contents).toContain('The user loves coffee.');
+    expect(contents).toContain('The user has quit coffee.');
+    const search = await stack.client.search({ query: 'does the user drink coffee?', user_id: u });
+    expect(search.results.map((r) => r.id)).not.toContain(old.id);
+  });
+
+  it('refreshes the user’s profile summary after a consolidation', async () => {
+    const deadline = Date.now() + 30_000;
+    let summary = await stack.client.userSummary('en-user');
+    while (summary.summary === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      summary = await stack.client.userSummary('en-user');
+    }
+    expect(summary.summary).toMatch(/allergic to peanuts/);
+    expect(summary.summary).toMatch(/answers kept short/);
+    expect(summary.summary?.length).toBeLessThanOrEqual(500);
+  });
+
+  it('reports health, readiness and job metrics on its own port', async () => {
+    const worker = stack.workers[0];
+    const base = worker?.url as string;
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: unknown }).checks).toMatchObject({ redis: { ok: true }, worker: { ok: true }, 'memory-api': { ok: true } });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/hindsight_consolidation_items_total\{[^}]*status="created"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/hindsight_job_duration_seconds_count\{[^}]*job="consolidate"[^}]*outcome="completed"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/hindsight_queue_jobs\{[^}]*state="completed"[^}]*\} [1-9]/);
+  });
+});
