@@ -1,0 +1,106 @@
+import type { ConsolidationResult } from '@hindsight/jobs';
+import type { TurnInput } from '@hindsight/memory-model';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LocalChatServer, startLocalChatServer } from './support/fake-llm.ts';
+import { KEYS, type Stack, startStack } from './support/stack.ts';
+
+let stack: Stack | undefined;
+let llm: LocalChatServer | undefined;
+
+afterEach(async () => {
+  await stack?.close();
+  await llm?.close();
+  stack = undefined;
+  llm = undefined;
+});
+
+const say = (userId: string, content: string): TurnInput => ({ user_id: userId, role: 'user', content });
+
+describe('consolidation failures', () => {
+  it('fails visibly, retries and deletes nothing when the llm extractor (local OpenAI-compatible server) answers invalid JSON', async () => {
+    llm = await startLocalChatServer(() => '{"items": [ this is not json');
+    stack = await startStack({
+      apiEnv: { JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '100' },
+      workerEnv: { EXTRACTOR: 'llm', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'local-test' },
+    });
+    const s = stack;
+    const existing = await s.client.store({ content: 'The user likes green tea', memory_type: 'preference', user_id: 'llm-user' });
+    const turns = [say('llm-user', "I'm allergic to peanuts."), say('llm-user', 'Please keep answers short.')];
+    await s.client.appendTurns('llm-session', turns);
+    const ended = await s.client.endSession('llm-session', 'llm-user');
+
+    const job = await s.waitForJob(ended.job_id, ['failed', 'completed']);
+    expect(job.state).toBe('failed');
+    expect(job.attempts).toBe(3);
+    expect(job.failed_reason).toMatch(/invalid JSON/);
+    expect(llm.requests).toBe(3);
+
+    // Nothing was deleted: the working memory and the earlier memory are intact; nothing was written.
+    expect((await s.client.sessionTurns('llm-session')).turns.map((t) => t.content)).toEqual(turns.map((t) => t.content));
+    const memories = (await s.client.list({ user_id: 'llm-user' })).items;
+    expect(memories.map((m) => m.id)).toEqual([existing.id]);
+    expect(memories[0]?.status).toBe('active');
+
+    // The dashboard's API lists it among the failed jobs (admin key only).
+    const dashboard = await fetch(`${s.url}/admin/queues/api/queues?activeQueue=${s.queueName}&status=failed&page=1`, {
+      headers: { authorization: `Bearer ${KEYS.ADMIN_API_KEY}` },
+    });
+    expect(dashboard.status).toBe(200);
+    const board = (await dashboard.json()) as { queues: Array<{ name: string; jobs: Array<{ id: string; failedReason: string }> }> };
+    const failed = board.queues.find((q) => q.name === s.queueName)?.jobs ?? [];
+    expect(failed.map((j) => j.id)).toContain(ended.job_id);
+    expect(failed.find((j) => j.id === ended.job_id)?.failedReason).toMatch(/invalid JSON/);
+  });
+
+  it('leaves no duplicate memories when the worker is SIGKILLed in the middle of a job and another retries it', async () => {
+    // memory-api holds the worker's second memory write until the test has killed the worker.
+    let writes = 0;
+    let reachedSecondWrite: () => void = () => undefined;
+    const atSecondWrite = new Promise<void>((resolve) => (reachedSecondWrite = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    stack = await startStack({
+      apiEnv: { JOB_ATTEMPTS: '5', JOB_BACKOFF_MS: '100' },
+      workerEnv: { WORKER_LOCK_MS: '2000' },
+      beforeReady: (app) => {
+        app.addHook('onRequest', async (request) => {
+          if (request.method !== 'POST' || request.url !== '/v1/memories' || request.headers['x-tenant-id'] === undefined) return;
+          writes += 1;
+          if (writes === 2) {
+            reachedSecondWrite();
+            await released;
+          }
+        });
+      },
+    });
+    const s = stack;
+    const user = 'crash-user';
+    await s.client.appendTurns('crash-session', [
+      say(user, "I'm allergic to peanuts."),
+      say(user, 'Please keep answers short.'),
+      say(user, 'Remind me to renew my passport next month.'),
+      say(user, 'I love jazz.'),
+    ]);
+    const ended = await s.client.endSession('crash-session', user);
+    await atSecondWrite;
+    const [first] = s.workers;
+    first?.child.kill('SIGKILL');
+    expect(await first?.exited).toBeNull();
+    // The held write now lands although its worker is gone — the retry must not repeat it.
+    release();
+
+    await s.startWorker({ WORKER_LOCK_MS: '2000' });
+    const job = await s.waitForJob(ended.job_id, ['completed', 'failed']);
+    expect(job.state, JSON.stringify(job)).toBe('completed');
+    const result = job.result as ConsolidationResult;
+    expect(result.extracted).toBe(4);
+
+    const memories = (await s.client.list({ user_id: user, limit: 200 })).items.filter((m) => m.category !== 'profile');
+    const semantic = memories.filter((m) => m.layer === 'semantic');
+    expect(semantic).toHaveLength(4);
+    expect(new Set(semantic.map((m) => m.content_hash)).size).toBe(4);
+    expect(semantic.every((m) => m.proof_count === 1)).toBe(true);
+    expect(memories.filter((m) => m.category === 'summary')).toHaveLength(1);
+    expect((await s.client.sessionTurns('crash-session')).turns).toEqual([]);
+  });
+});
