@@ -38,7 +38,7 @@ const FULL: Plan = {
   singleWrites: 1000,
   batchSize: 1000,
   requestsOneClient: 1000,
-  requestsConcurrent: 3200,
+  requestsConcurrent: 1600,
   concurrency: 16,
   warmup: 100,
   topK: 10,

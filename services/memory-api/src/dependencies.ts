@@ -8,6 +8,7 @@ import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
+import { sourceWeightsFor } from './memory/ranking.ts';
 import type { ReadinessCheck } from './routes/health.ts';
 import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
 import { type HindsightDeps, openHindsight } from './working/wiring.ts';
@@ -76,6 +77,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
           recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
           rrfK: config.RANK_RRF_K,
           categoryWeights: config.RANK_CATEGORY_WEIGHTS,
+          sourceWeights: sourceWeightsFor(rawEmbedder.model, config.RANK_DENSE_WEIGHT, config.RANK_KEYWORD_WEIGHT),
         },
       },
       guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },

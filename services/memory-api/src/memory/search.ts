@@ -95,9 +95,12 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
   const keywordHits: Candidate[] = keyword === TIMED_OUT ? [] : keyword;
   const sessionHits = session === TIMED_OUT ? [] : session;
 
+  const sources = ranking.sourceWeights ?? { dense: 1, keyword: 1 };
   const fused = reciprocalRankFusion(
     [denseHits.map((c) => c.id), keywordHits.map((c) => c.id), sessionHits.map((s) => s.hit.id)],
     ranking.rrfK,
+    // The session's working memory counts as much as the stronger long-term source.
+    [sources.dense, sources.keyword, Math.max(sources.dense, sources.keyword)],
   );
   const similarity = new Map(denseHits.map((c) => [c.id, c.score]));
   const bestKeyword = keywordHits[0]?.score ?? 0;
@@ -105,12 +108,6 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
 
   const storedIds = [...new Set([...denseHits, ...keywordHits].map((c) => c.id))];
   const records = storedIds.length > 0 ? await deps.store.getMany(tenant, storedIds) : [];
-  const missingSimilarity = storedIds.filter((id) => !similarity.has(id));
-  if (queryVector && missingSimilarity.length > 0) {
-    for (const [id, value] of await deps.store.similarities(tenant, missingSimilarity, queryVector)) {
-      similarity.set(id, value);
-    }
-  }
 
   const hits: Array<SearchHit & { supersededBy: string | null }> = records.map((record) => {
     const scores = {
@@ -153,6 +150,13 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
 
   hits.sort((a, b) => b.score - a.score || b.occurred_at.localeCompare(a.occurred_at));
   const top = hits.slice(0, request.top_k);
+  // The rank does not depend on it, so the cosine of keyword-only candidates is looked up for the
+  // returned few only (each lookup reads a vector back out of the index).
+  const missingSimilarity = top.filter((h) => h.layer !== 'working' && !similarity.has(h.id));
+  if (queryVector && missingSimilarity.length > 0) {
+    const looked = await deps.store.similarities(tenant, missingSimilarity.map((h) => h.id), queryVector);
+    for (const hit of missingSimilarity) hit.scores.similarity = round(looked.get(hit.id) ?? 0);
+  }
   const { kept, truncated } = fitToBudget(
     top.map((h) => ({ ...h, occurredAt: h.occurred_at })),
     request.token_budget,

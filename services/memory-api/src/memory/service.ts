@@ -1,6 +1,7 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import type { MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import { AccessRecorder } from './access-recorder.ts';
 import type { ContradictionJudge } from './contradiction.ts';
 import type { GuardPolicy } from './guard.ts';
 import type { ManageDeps } from './manage.ts';
@@ -39,14 +40,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     log: deps.log,
     ...(deps.working ? { working: deps.working } : {}),
   };
-  // Access statistics are recorded after the answer is sent, never on the hot path.
-  const onReturned = (tenant: string, ids: string[]) => {
-    setImmediate(() => {
-      deps.store
-        .recordAccess(tenant, ids, Date.now())
-        .catch((error: unknown) => deps.log.error({ err: error }, 'recording memory access failed'));
-    });
-  };
+  // Access statistics are recorded after the answer is sent, never on the hot path, batched per window.
+  const access = new AccessRecorder(deps.store, deps.log);
+  const onReturned = (tenant: string, ids: string[]) => access.record(tenant, ids);
   const searchDeps = {
     store: deps.store,
     embedder: deps.embedder,

@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MemoryRecord } from '@hindsight/memory-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MemoryApiProcess, spawnMemoryApi } from '../../../../scripts/eval/service-process.ts';
+
+const BIN = fileURLToPath(new URL('../../../../shared/cli/bin/hindsight.js', import.meta.url));
+const KEY = 'transfer-key';
+const ADMIN = 'transfer-admin';
+const SERVICE_ENV = { API_KEYS: `acme:${KEY}`, ADMIN_API_KEY: ADMIN };
+
+function cli(args: string[], url: string): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, HINDSIGHT_URL: url, HINDSIGHT_API_KEY: KEY },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c) => (stdout += c));
+  child.stderr?.on('data', (c) => (stderr += c));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hindsight ${args.join(' ')} did not finish within 90 s:\n${stderr}`));
+    }, 90_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return { child, done };
+}
+
+async function call<T>(url: string, method: string, path: string, body?: unknown, key = KEY): Promise<T> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Every record of the tenant, all statuses, by id. */
+async function allRecords(url: string): Promise<Map<string, MemoryRecord>> {
+  const records = new Map<string, MemoryRecord>();
+  let cursor: string | null = null;
+  do {
+    const page: { items: MemoryRecord[]; next_cursor: string | null } = await call(
+      url,
+      'GET',
+      `/v1/memories?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    for (const record of page.items) records.set(record.id, record);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return records;
+}
+
+describe('export then import into an empty data directory (real processes, real CLI)', () => {
+  let source: MemoryApiProcess;
+  let target: MemoryApiProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    [source, target] = await Promise.all([spawnMemoryApi({ env: SERVICE_ENV }), spawnMemoryApi({ env: SERVICE_ENV })]);
+    dir = await mkdtemp(join(tmpdir(), 'hindsight-transfer-test-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([source?.stop(), target?.stop()]);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reproduces every memory: ids, layers, metadata, history, status, times', async () => {
+    const url = source.url;
+    await call(url, 'POST', '/v1/memories', {
+      items: [
+        { content: 'Met Priya at the climbing gym', user_id: 'u-a', occurred_at: '2023-04-01T10:00:00Z', metadata: { dia_id: 'D1:1', nested: { a: [1, null] } }, tags: ['social'] },
+        { content: 'Flight to Oslo is on May 3rd', user_id: 'u-a', memory_type: 'commitment', session_id: 's-1' },
+        { content: 'Works night shifts at the hospital', user_id: 'u-b', memory_type: 'fact', confidence: 0.6 },
+      ],
+    });
+    await call(url, 'POST', '/v1/memories', { content: 'The user likes coffee', memory_type: 'preference', user_id: 'u-a' });
+    const superseding = await call<{ status: string; superseded_ids?: string[] }>(url, 'POST', '/v1/memories', {
+      content: 'The user has quit coffee',
+      memory_type: 'preference',
+      user_id: 'u-a',
+    });
+    expect(superseding.status).toBe('superseded');
+    const edited = await call<{ id: string }>(url, 'POST', '/v1/memories', { content: 'Lives in Porto', memory_type: 'fact', user_id: 'u-b' });
+    await call(url, 'PATCH', `/v1/memories/${edited.id}`, { content: 'Lives in Lisbon', metadata: { moved: true } });
+    const archived = await call<{ id: string }>(url, 'POST', '/v1/memories', { content: 'Old gym locker code is 12', user_id: 'u-b' });
+    await call(url, 'PATCH', `/v1/memories/${archived.id}`, { status: 'archived' });
+
+    const original = await allRecords(url);
+    expect(original.size).toBe(7);
+    expect([...original.values()].some((r) => r.status === 'superseded' && r.superseded_by !== null)).toBe(true);
+    expect(original.get(edited.id)?.history.map((h) => h.action)).toEqual(['created', 'updated']);
+
+    const file = join(dir, 'all.ndjson');
+    const exported = await cli(['export', '--out', file, '--quiet'], url).done;
+    expect(exported.code).toBe(0);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(7);
+
+    const imported = await cli(['import', file, '--json', '--quiet'], target.url).done;
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0 });
+
+    const copy = await allRecords(target.url);
+    expect(copy).toEqual(original);
+
+    // Re-embedded: the copy answers searches like the original.
+    const found = await call<{ results: Array<{ id: string }> }>(target.url, 'POST', '/v1/search', { query: 'coffee', user_id: 'u-a' });
+    expect(found.results[0]?.id).toBe([...original.values()].find((r) => r.content === 'The user has quit coffee')?.id);
+
+    const again = await cli(['import', file, '--json', '--quiet'], target.url).done;
+    expect(JSON.parse(again.stdout)).toEqual({ lines: 7, imported: 0, skipped: 7, duplicates: 0 });
+  });
+
+  it('rejects a bad line with its number and writes nothing of its chunk', async () => {
+    const good = JSON.stringify({ ...(await allRecords(source.url)).values().next().value, id: 'bad-chunk-good-line', content: 'A line that is fine' });
+    const response = await fetch(`${target.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-ndjson' },
+      body: `${good}\n{"id": "broken"\n`,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^line 2: not valid JSON/);
+    expect((await allRecords(target.url)).has('bad-chunk-good-line')).toBe(false);
+  });
+
+  it('resumes a killed import without duplicates', async () => {
+    const items = Array.from({ length: 1200 }, (_, i) => ({ content: `Bulk memory number ${i} about topic ${i % 37}`, user_id: 'u-bulk' }));
+    for (let i = 0; i < items.length; i += 600) await call(source.url, 'POST', '/v1/memories', { items: items.slice(i, i + 600) });
+    const file = join(dir, 'bulk.ndjson');
+    expect((await cli(['export', '--user', 'u-bulk', '--out', file, '--quiet'], source.url).done).code).toBe(0);
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(1200);
+
+    const fresh = await spawnMemoryApi({ env: SERVICE_ENV });
+    try {
+      // Feed two server chunks (2 × 500 lines) through stdin, wait until both are committed, then kill the CLI mid-stream.
+      const interrupted = cli(['import', '-', '--quiet'], fresh.url);
+      interrupted.child.stdin?.write(`${lines.slice(0, 1000).join('\n')}\n`);
+      const deadline = Date.now() + 60_000;
+      let stored = 0;
+      while (Date.now() < deadline) {
+        stored = (await call<{ total: number }>(fresh.url, 'GET', '/debug/memory', undefined, ADMIN)).total;
+        if (stored >= 1000) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(stored).toBe(1000);
+      interrupted.child.kill('SIGKILL');
+      await interrupted.done;
+
+      const resumed = await cli(['import', file, '--json', '--quiet'], fresh.url).done;
+      expect(resumed.code).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toEqual({ lines: 1200, imported: 200, skipped: 1000, duplicates: 0 });
+      const records = await allRecords(fresh.url);
+      expect(records.size).toBe(1200);
+      expect(new Set([...records.values()].map((r) => r.content)).size).toBe(1200);
+      expect([...records.keys()].sort()).toEqual(lines.map((l) => (JSON.parse(l) as MemoryRecord).id).sort());
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('refuses a JSON body on the import route', async () => {
+    const response = await fetch(`${target.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(415);
+  });
+});
