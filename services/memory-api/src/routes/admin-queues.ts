@@ -1,6 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import { AppError, toErrorBody } from '@hindsight/errors';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 
@@ -19,6 +20,13 @@ export async function registerQueueDashboard(app: FastifyInstance, queues: reado
     serverAdapter,
     options: { uiConfig: { boardTitle: 'hindsight' } },
   });
+  // The board answers its routes' errors itself (as 500); keep our shape and status for ours (401/403).
+  // Its status type omits 401, but the adapter passes any status through to the reply.
+  serverAdapter.setErrorHandler((error) =>
+    error instanceof AppError && error.status < 500
+      ? { status: error.status as 400, body: toErrorBody(error) }
+      : { status: 500, body: { error: { code: 'internal', message: 'internal error' } } },
+  );
   await app.register(async (scope) => {
     scope.addHook('onSend', async (_request, reply, payload) => {
       if (reply.statusCode === 401) reply.header('www-authenticate', 'Basic realm="hindsight admin", charset="UTF-8"');
