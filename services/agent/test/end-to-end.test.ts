@@ -98,6 +98,7 @@ describe.skipIf(workerMissing)(
         '给我推荐一个零食吧',
       );
       expect(answer.reply).toMatch(/花生/);
+      expect(answer.reply.match(/花生过敏/g)).toHaveLength(1);
       expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
       expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
     }, 120_000);

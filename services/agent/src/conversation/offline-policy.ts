@@ -139,7 +139,8 @@ function constraintsIn(memories: readonly SearchHit[]): {
     const allergy = ALLERGY.test(memory.content);
     if (allergy || AVOIDS.test(memory.content)) {
       const allergens = ALLERGENS.filter((a) => a.pattern.test(memory.content));
-      if (allergens.length > 0) {
+      // A second memory saying the same (a session summary repeating the fact) adds nothing to the answer.
+      if (allergens.length > 0 && !allergens.every((a) => excluded.has(a.key))) {
         constraints.push({ memory, allergens, allergy });
         for (const a of allergens) excluded.add(a.key);
       }
@@ -181,7 +182,7 @@ export function recommend(language: Language, food: boolean, memories: readonly 
       return c.allergy ? `你对${list}过敏` : `你不吃${list}`;
     });
     reasons.push(...diet.map((d) => `你${VEGAN.test(d.content) ? '吃纯素' : '吃素'}`));
-    const avoid = constraints.flatMap((c) => c.allergens.map((a) => a.zh));
+    const avoid = [...new Set(constraints.flatMap((c) => c.allergens.map((a) => a.zh)))];
     const lead =
       reasons.length > 0
         ? `考虑到${reasons.join('，')}，我会避开${avoid.length > 0 ? `含${avoid.join('、')}的` : '不合适的'}零食。`

@@ -94,6 +94,19 @@ describe('offline intents', () => {
   });
 });
 
+describe('offline recommendations in Chinese', () => {
+  it('name each allergy once, however many memories repeat it', () => {
+    const answer = recommend('zh', true, [
+      hit('f', '用户对花生过敏，推荐食物时必须避开花生。', 'fact'),
+      hit('s', '会话总结：[fact] 用户对花生过敏。', 'summary'),
+    ]);
+    expect(answer.reply).toBe(
+      '考虑到你对花生过敏，我会避开含花生的零食。可以试试苹果片配一点奶酪，或者鹰嘴豆泥配胡萝卜和黄瓜条。',
+    );
+    expect(answer.used.map((m) => m.id)).toEqual(['f']);
+  });
+});
+
 describe('MCP tools as model functions', () => {
   it('hide user_id from the model', () => {
     const tool = functionTool({
