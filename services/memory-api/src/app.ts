@@ -105,7 +105,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.queueDepth ? { queue: deps.queueDepth } : {}),
     }),
   );
-  await app.register(mcpRoutes({ memory: deps.memory, allowedHosts: config.MCP_ALLOWED_HOSTS }));
+  await app.register(
+    mcpRoutes({
+      memory: deps.memory,
+      allowedHosts: config.MCP_ALLOWED_HOSTS,
+      ...(deps.hindsight ? { sessions: deps.hindsight.sessions } : {}),
+    }),
+  );
   if (deps.hindsight) {
     const { sessions, queue, working } = deps.hindsight;
     await app.register(sessionRoutes(sessions));

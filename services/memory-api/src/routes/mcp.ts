@@ -3,7 +3,7 @@ import type { Logger } from '@hindsight/logger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { serviceMemoryAccess } from '../mcp/access.ts';
+import { type SessionForgetting, serviceMemoryAccess } from '../mcp/access.ts';
 import { type HostPolicy, hostAllowed, hostPolicy, loopbackPolicy } from '../mcp/allowed-hosts.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import type { MemoryService } from '../memory/service.ts';
@@ -12,6 +12,8 @@ const UserIdHeader = z.string().trim().min(1).max(128);
 
 export interface McpRouteOptions {
   memory: MemoryService;
+  /** Sessions' working memory, when this deployment has it (forgetting a session clears it). */
+  sessions?: SessionForgetting;
   /** `MCP_ALLOWED_HOSTS` as configured. */
   allowedHosts: string | undefined;
 }
@@ -52,7 +54,7 @@ export function mcpRoutes(options: McpRouteOptions): FastifyPluginAsync {
         }
         const log = request.log as FastifyBaseLogger as Logger;
         const server = createMcpServer({
-          access: serviceMemoryAccess(options.memory, request.tenant),
+          access: serviceMemoryAccess(options.memory, request.tenant, options.sessions),
           log,
           ...(userId ? { userId } : {}),
         });

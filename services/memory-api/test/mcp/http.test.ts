@@ -88,7 +88,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(JSON.parse(textOf(found))).toMatchObject({ context: response.context });
 
     const forgotten = await callTool(acme, 'memory_forget', { memory_id: id });
-    expect(forgotten.structuredContent).toMatchObject({ count: 1, ids: [id], dry_run: false });
+    expect(forgotten.structuredContent).toEqual({ count: 1, ids: [id], dry_run: false, working_turns: 0 });
     const after = await callTool(acme, 'memory_search', { query: 'which seat on a flight?' });
     expect((after.structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id)).not.toContain(id);
   });
@@ -120,6 +120,41 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/session_id/);
+  });
+
+  it("forgets a session whole: what was learned in it and its working memory, never another user's", async () => {
+    await callTool(acme, 'memory_write', {
+      content: 'Planning a surprise party for Sam',
+      memory_type: 'working',
+      session_id: 'mcp-forget-s',
+    });
+    const learned = await callTool(acme, 'memory_write', {
+      content: 'Sam turns forty in June',
+      memory_type: 'fact',
+      session_id: 'mcp-forget-s',
+    });
+    const { id } = learned.structuredContent as { id: string };
+    const turnsOf = async () =>
+      (
+        await api.app.inject({ method: 'GET', url: '/v1/sessions/mcp-forget-s/turns', headers: auth('key-acme') })
+      ).json().turns;
+
+    const other = await connectMcp(url, { ...bearer('key-acme'), 'x-user-id': 'mcp-mallory' });
+    try {
+      const foreign = await callTool(other, 'memory_forget', { session_id: 'mcp-forget-s' });
+      expect(foreign.structuredContent).toEqual({ count: 0, ids: [], dry_run: false, working_turns: 0 });
+    } finally {
+      await other.close();
+    }
+    const dry = await callTool(acme, 'memory_forget', { session_id: 'mcp-forget-s', dry_run: true });
+    expect(dry.structuredContent).toEqual({ count: 1, ids: [id], dry_run: true, working_turns: 1 });
+    expect(await turnsOf()).toHaveLength(1);
+
+    const gone = await callTool(acme, 'memory_forget', { session_id: 'mcp-forget-s' });
+    expect(gone.structuredContent).toEqual({ count: 1, ids: [id], dry_run: false, working_turns: 1 });
+    expect(await turnsOf()).toEqual([]);
+    const stored = await api.app.inject({ method: 'GET', url: `/v1/memories/${id}`, headers: auth('key-acme') });
+    expect(stored.statusCode).toBe(404);
   });
 
   it('takes the user from X-User-Id, and a user_id argument wins over it', async () => {

@@ -63,6 +63,20 @@ describe('hindsight-mcp (stdio) as a child process', () => {
       const record = await api.app.inject({ method: 'GET', url: `/v1/memories/${id}`, headers: auth('key-acme') });
       expect(record.json()).toMatchObject({ user_id: 'stdio-carol', source: { kind: 'mcp' } });
 
+      await callTool(client, 'memory_write', {
+        content: 'Drafting a toast',
+        memory_type: 'working',
+        session_id: 'stdio-s1',
+      });
+      const forgotten = await callTool(client, 'memory_forget', { session_id: 'stdio-s1' });
+      expect(forgotten.structuredContent).toEqual({ count: 0, ids: [], dry_run: false, working_turns: 1 });
+      const turns = await api.app.inject({
+        method: 'GET',
+        url: '/v1/sessions/stdio-s1/turns',
+        headers: auth('key-acme'),
+      });
+      expect(turns.json().turns).toEqual([]);
+
       // The protocol stream stayed clean (the client parsed every line); the log line went to stderr.
       expect(stderr()).toMatch(/hindsight MCP server ready on stdio/);
     } finally {

@@ -1,7 +1,8 @@
-import { ForgetRequest, ForgetResponse, MemoryFilter } from '@hindsight/memory-model';
+import { ForgetRequest, MemoryFilter } from '@hindsight/memory-model';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DEFAULT_USER } from '../../memory/write.ts';
+import { ForgetOutcome } from '../access.ts';
 import { runTool } from '../tool-result.ts';
 import { ownerOf, type ToolContext, USER_ID_DESCRIPTION } from './context.ts';
 
@@ -15,7 +16,9 @@ export const MemoryForgetArgs = MemoryFilter.pick({ session_id: true, tags: true
       .max(128)
       .optional()
       .describe('Forget this one memory (an id from memory_search or memory_write).'),
-    session_id: fields.session_id.describe('Forget what was learned in this session.'),
+    session_id: fields.session_id.describe(
+      "Forget what was learned in this session; alone, it also clears the session's working memory.",
+    ),
     tags: fields.tags.describe('Forget memories carrying any of these tags.'),
     before: fields.before.describe('Forget memories learned before this time (ISO-8601).'),
     user_id: fields.user_id.describe(USER_ID_DESCRIPTION),
@@ -36,7 +39,7 @@ export function registerMemoryForget(server: McpServer, ctx: ToolContext): void 
         "Permanently delete the user's memories matching memory_id, session_id, tags or before (at least one). " +
         'Use dry_run to see how many would go. Cannot be undone.',
       inputSchema: MemoryForgetArgs,
-      outputSchema: ForgetResponse,
+      outputSchema: ForgetOutcome,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
