@@ -15,29 +15,24 @@ export class RestSessionMemory implements SessionMemory {
     userId: string,
     turns: Array<{ role: 'user' | 'assistant'; content: string }>,
   ): Promise<void> {
-    await this.client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, {
-      turns: turns.map((t) => ({ user_id: userId, role: t.role, content: t.content })),
-    });
+    await this.client.appendTurns(
+      sessionId,
+      turns.map((t) => ({ user_id: userId, role: t.role, content: t.content })),
+    );
   }
 
   async recentTurns(sessionId: string, userId: string, limit: number): Promise<Turn[]> {
-    const session = SessionTurns.parse(
-      await this.client.request('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/turns`),
-    );
+    const session = SessionTurns.parse(await this.client.sessionTurns(sessionId));
+    // Another user's session id shares nothing with this conversation.
     if (session.user_id !== null && session.user_id !== userId) return [];
     return session.turns.slice(-limit);
   }
 
   async end(sessionId: string, userId: string): Promise<EndSessionResponse> {
-    return EndSessionResponse.parse(
-      await this.client.request('POST', `/v1/sessions/${encodeURIComponent(sessionId)}/end`, { user_id: userId }),
-    );
+    return EndSessionResponse.parse(await this.client.endSession(sessionId, userId));
   }
 
   async profileSummary(userId: string): Promise<string | null> {
-    const summary = UserSummary.parse(
-      await this.client.request('GET', `/v1/users/${encodeURIComponent(userId)}/summary`),
-    );
-    return summary.summary;
+    return UserSummary.parse(await this.client.userSummary(userId)).summary;
   }
 }
