@@ -33,6 +33,10 @@ beforeAll(async () => {
       return { content: `Saved (${result.status}).` };
     }
     const text = last.content ?? '';
+    if (!request.tools && /^Rewrite the user's last message/.test(request.messages[0]?.content ?? '')) {
+      return { content: 'Kyoto ryokan booking in April' };
+    }
+    if (/that thing/i.test(text)) return { content: 'Noted.' };
     if (/snack/i.test(text))
       return {
         toolCalls: [{ name: 'memory_search', arguments: { query: 'food allergies', user_id: 'someone-else' } }],
@@ -137,5 +141,77 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
       authorization: `Bearer ${deployment.apiKey}`,
     });
     expect(turns.body.turns).toEqual([]);
+  });
+
+  it('asks the model to make a vague message standalone before searching memory', async () => {
+    const headers = { authorization: `Bearer ${deployment.apiKey}` };
+    for (const content of [
+      'Booked the ryokan in Kyoto for April 12',
+      'Renewed the passport at the embassy',
+      'Went to a jazz concert downtown',
+      'Bought running shoes for the marathon',
+      'Fixed the leaking kitchen tap',
+    ]) {
+      expect(
+        (
+          await postJson(
+            `${memoryApi.url}/v1/memories`,
+            { content, memory_type: 'event', user_id: 'llm-omar' },
+            headers,
+          )
+        ).status,
+      ).toBe(201);
+    }
+    const vague = 'What about that thing from last time?';
+    // As asked, the message does not lead to the booking.
+    const raw = await postJson(`${memoryApi.url}/v1/search`, { query: vague, user_id: 'llm-omar', top_k: 1 }, headers);
+    expect(raw.body.results.map((r: { content: string }) => r.content)).not.toContain(
+      'Booked the ryokan in Kyoto for April 12',
+    );
+
+    const narrow = await startAgent({
+      MEMORY_API_URL: memoryApi.url,
+      MEMORY_API_KEY: deployment.apiKey,
+      LLM_BASE_URL: model.url,
+      LLM_MODEL: 'scripted-test-model',
+      SEARCH_TOP_K: '1',
+    });
+    try {
+      const before = model.requests.length;
+      const chat = await postJson(`${narrow.url}/chat`, { user_id: 'llm-omar', session_id: 'llm-v1', message: vague });
+      expect(chat.status).toBe(200);
+      const [rewrite, answer] = model.requests.slice(before);
+      expect(rewrite!.tools).toBeUndefined();
+      expect(lastMessage(rewrite!).content).toMatch(/Last message: What about that thing from last time\?/);
+      expect(answer!.messages[0]!.content).toMatch(
+        /Memories relevant to this message\n.*Booked the ryokan in Kyoto for April 12/,
+      );
+      expect(chat.body.memories_used.map((m: { content: string }) => m.content)).toContain(
+        'Booked the ryokan in Kyoto for April 12',
+      );
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('answers with the offline policy when the model cannot be reached', async () => {
+    const unreachable = await startAgent({
+      MEMORY_API_URL: memoryApi.url,
+      MEMORY_API_KEY: deployment.apiKey,
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      LLM_MODEL: 'scripted-test-model',
+      LLM_TIMEOUT_MS: '2000',
+    });
+    try {
+      const chat = await postJson(`${unreachable.url}/chat`, {
+        user_id: 'llm-dana',
+        session_id: 'llm-down',
+        message: 'Can you recommend me a snack?',
+      });
+      expect(chat.status).toBe(200);
+      expect(chat.body.reply).toMatch(/^Since you're allergic to peanuts/);
+    } finally {
+      await unreachable.close();
+    }
   });
 });
