@@ -42,7 +42,7 @@ export const MemoryApiEnv = z.object({
   RANK_RRF_K: env.number(60, 1),
   /** Weighted RRF: how much the dense list counts in the fusion. */
   RANK_DENSE_WEIGHT: env.number(1, 0),
-  /** How much the keyword (BM25) list counts; unset → 8 with the built-in embedder, 1 otherwise (see dependencies.ts). */
+  /** How much the keyword (BM25) list counts; unset → 1000 (keyword order decides) with the built-in embedder, 1 otherwise (see dependencies.ts). */
   RANK_KEYWORD_WEIGHT: z.coerce.number().min(0).optional(),
   /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
   RANK_CATEGORY_WEIGHTS: z

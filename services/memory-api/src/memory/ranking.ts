@@ -69,11 +69,14 @@ export function finalScore(input: RankInput, weights: RankingWeights): number {
 
 /**
  * Fusion weights. The built-in embedder hashes words, character n-grams and a small thesaurus: its
- * ranking is a noisier copy of BM25's, and fused with equal weight it pulls BM25 down (REALTALK
- * recall@10: BM25 alone 51.0, equal RRF 44.5, keyword ×8 50.2 — scripts/eval). So with it the
- * keyword list leads and the dense list breaks ties and finds what shares no word; a real
- * embedding model gets equal weights. An explicit RANK_KEYWORD_WEIGHT always wins.
+ * ranking is a noisier copy of BM25's, and fused with equal weight it pulls BM25 down (REALTALK via
+ * scripts/eval, recall@10: plain BM25 49.6; hindsight with equal RRF 42.7, keyword ×8 49.2,
+ * keyword ×1000 49.8). So with it the keyword order decides and the dense list ranks what shares no
+ * word with the query (paraphrases, other scripts); a real embedding model gets equal weights. An
+ * explicit RANK_KEYWORD_WEIGHT always wins.
  */
+export const BUILTIN_KEYWORD_WEIGHT = 1000;
+
 export function sourceWeightsFor(embedderModel: string, dense: number, keyword: number | undefined): SourceWeights {
-  return { dense, keyword: keyword ?? (embedderModel.startsWith('builtin') ? 8 : 1) };
+  return { dense, keyword: keyword ?? (embedderModel.startsWith('builtin') ? BUILTIN_KEYWORD_WEIGHT : 1) };
 }

@@ -148,7 +148,12 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
     hits.push({ ...hit, scores, score: round(score), supersededBy: null });
   }
 
-  hits.sort((a, b) => b.score - a.score || b.occurred_at.localeCompare(a.occurred_at));
+  // Scores are rounded for the answer; among equal rounded scores the finer fused relevance decides
+  // before recency, or deep ranks would be reshuffled by date.
+  hits.sort(
+    (a, b) =>
+      b.score - a.score || (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0) || b.occurred_at.localeCompare(a.occurred_at),
+  );
   const top = hits.slice(0, request.top_k);
   // The rank does not depend on it, so the cosine of keyword-only candidates is looked up for the
   // returned few only (each lookup reads a vector back out of the index).

@@ -148,8 +148,10 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
+    // `+tenant`: without it SQLite picks a tenant index and scans every row of the tenant
+    // (15+ ms at 100k memories) instead of looking the ids up in the unique id index.
     const rows = this.sql(
-      `SELECT * FROM memories WHERE tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+      `SELECT * FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
     ).all(tenant, ...ids) as MemoryRow[];
     return rows.map(rowToRecord);
   }
