@@ -1,4 +1,5 @@
 import { type Logger, loggerOptions } from '@hindsight/logger';
+import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentConfig } from './config.ts';
@@ -27,6 +28,8 @@ export async function buildApp(deps: AgentAppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Request latency by route and GET /metrics, like every service.
+  await app.register(httpMetrics, { registry: createMetricsRegistry({ service: 'agent' }) });
   await app.register(healthRoutes(() => deps.tools.check(), deps.conversation.mode));
   await app.register(chatRoutes(deps.conversation));
   return app;
