@@ -1,5 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
-import { ConflictError, NotFoundError } from '@hindsight/errors';
+import { ConflictError, NotFoundError, RejectedContentError } from '@hindsight/errors';
 import {
   contentHash,
   type ForgetRequest,
@@ -11,7 +11,7 @@ import {
   splitMemoryTypes,
 } from '@hindsight/memory-model';
 import { guardContent, type GuardPolicy } from './guard.ts';
-import type { MemoryFilter, MemoryStore, Page } from './store-port.ts';
+import { DuplicateContentError, type MemoryFilter, type MemoryStore, type Page } from './store-port.ts';
 
 /** Reading, editing, restoring and forgetting individual memories (not the write/read paths). */
 export interface ManageDeps {
@@ -49,12 +49,18 @@ export function listMemories(deps: ManageDeps, tenant: string, query: ListQuery)
 }
 
 /** Edits a memory in place; the previous text goes to history and the vector follows the text. */
+export interface PatchOptions {
+  now?: number;
+  /** How the edited content is hashed for exact-duplicate detection (profiles use their own namespace). */
+  hashContent?: (content: string) => string;
+}
+
 export async function patchMemory(
   deps: ManageDeps,
   tenant: string,
   id: string,
   patch: MemoryPatch,
-  now = Date.now(),
+  { now = Date.now(), hashContent = contentHash }: PatchOptions = {},
 ): Promise<MemoryRecord> {
   const current = await getMemory(deps, tenant, id);
   const next = structuredClone(current);
@@ -62,10 +68,10 @@ export async function patchMemory(
   let vector: Float32Array | undefined;
   if (patch.content !== undefined && patch.content !== current.content) {
     const verdict = guardContent(patch.content, current.layer, deps.guard);
-    if (verdict.kind !== 'allow') throw new ConflictError(`content refused: ${verdict.reason}`);
+    if (verdict.kind !== 'allow') throw new RejectedContentError(`content refused: ${verdict.reason}`);
     next.history.push({ at, action: 'updated', content: current.content });
     next.content = verdict.content;
-    next.content_hash = contentHash(verdict.content);
+    next.content_hash = hashContent(verdict.content);
     [vector] = await deps.embedder.embed([next.query ? `${next.query}\n${next.content}` : next.content]);
   }
   if (patch.category !== undefined) next.category = patch.category;
@@ -78,7 +84,14 @@ export async function patchMemory(
     next.history.push({ at, action: patch.status === 'active' ? 'restored' : patch.status, content: next.content });
   }
   next.updated_at = at;
-  await deps.store.commit({ inserts: [], updates: [vector ? { record: next, vector } : { record: next }] });
+  try {
+    await deps.store.commit({ inserts: [], updates: [vector ? { record: next, vector } : { record: next }] });
+  } catch (error) {
+    if (error instanceof DuplicateContentError) {
+      throw new ConflictError('another active memory of this user and layer already has exactly this content');
+    }
+    throw error;
+  }
   return next;
 }
 

@@ -73,8 +73,8 @@ export interface LayerCounts {
  * - `open` creates or migrates the schema and records the embedding space; opening a
  *   store built with another model or dimension throws `EmbeddingMismatchError`.
  * - `commit` applies all inserts and updates atomically (row + vector + keyword index);
- *   an insert whose (tenant, user, layer, content_hash) already exists as active throws
- *   `DuplicateContentError`, and nothing of the batch is applied.
+ *   an insert or update that would leave two active memories with the same (tenant, user,
+ *   layer, content_hash) throws `DuplicateContentError`, and nothing of the batch is applied.
  * - Every read is confined to `filter.tenant`.
  * - `list` pages in a stable order; following `nextCursor` yields each match exactly once.
  * - `vectorSearch` returns cosine similarities best first; `keywordSearch` BM25-like

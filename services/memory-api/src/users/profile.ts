@@ -8,6 +8,12 @@ export const PROFILE_CATEGORY = 'profile';
 const PROFILE_QUERY = 'What should I know about this user first?';
 
 /**
+ * A profile may restate a single fact word for word; its own hash namespace keeps the
+ * exact-duplicate rule (one active memory per content) from pitting the two against each other.
+ */
+const profileHash = (content: string) => contentHash(`${PROFILE_CATEGORY}\u001f${content}`);
+
+/**
  * The per-user profile summary (DESIGN §5 summarize): one active semantic memory of
  * category `profile`, rewritten in place when refreshed (earlier text kept in its
  * history). It bypasses merge/supersede on purpose: a profile restates many facts
@@ -43,8 +49,8 @@ export async function saveUserSummary(
   if (existing) {
     const next =
       existing.content === body.content
-        ? await patchMemory(deps, tenant, existing.id, { metadata }, now)
-        : await patchMemory(deps, tenant, existing.id, { content: body.content, metadata }, now);
+        ? await patchMemory(deps, tenant, existing.id, { metadata }, { now })
+        : await patchMemory(deps, tenant, existing.id, { content: body.content, metadata }, { now, hashContent: profileHash });
     return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
   }
   const at = new Date(now).toISOString();
@@ -74,7 +80,7 @@ export async function saveUserSummary(
     access_count: 0,
     last_accessed_at: null,
     decay_weight: 1,
-    content_hash: contentHash(body.content),
+    content_hash: profileHash(body.content),
     embedding_model: deps.embedder.model,
   };
   const [vector] = await deps.embedder.embed([`${PROFILE_QUERY}\n${body.content}`]);

@@ -14,7 +14,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = acme) {
+async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = acme) {
   const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   return { status: response.statusCode, body: response.json() };
 }
@@ -182,6 +182,18 @@ describe('users', () => {
     expect(history.body.entries.map((e: { content: string }) => e.content)).toContain('Carol: vegetarian, lives in Oslo.');
     expect((await call('PUT', '/v1/users/carol/summary', { content: '' })).status).toBe(422);
     expect((await call('GET', '/v1/users/carol/summary')).body.summary).toBe('Carol: vegetarian, moved to Bergen.');
+  });
+
+  it('keeps a profile that repeats one memory word for word, and refuses an edit onto an existing memory', async () => {
+    const fact = await call('POST', '/store', { content: 'Frank is allergic to peanuts.', memory_type: 'fact', user_id: 'frank' });
+    const profile = await call('PUT', '/v1/users/frank/summary', { content: 'Frank is allergic to peanuts.' });
+    expect(profile.status).toBe(200);
+    expect((await call('PUT', '/v1/users/frank/summary', { content: 'Frank is allergic to peanuts.' })).status).toBe(200);
+    const other = await call('POST', '/store', { content: 'Frank lives in Porto.', memory_type: 'fact', user_id: 'frank' });
+    const clash = await call('PATCH', `/v1/memories/${other.body.id}`, { content: 'Frank is allergic to peanuts.' });
+    expect(clash.status).toBe(409);
+    expect((await call('GET', `/v1/memories/${other.body.id}`)).body.content).toBe('Frank lives in Porto.');
+    expect((await call('GET', `/v1/memories/${fact.body.id}`)).body.status).toBe('active');
   });
 
   it('erases everything of one user and nothing of another', async () => {

@@ -125,6 +125,17 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       expect((await store.findActiveByHash('t1', 'u1', 'semantic', first.content_hash))?.id).toBe(first.id);
     });
 
+    it('refuses an update that would duplicate another active memory', async () => {
+      const first = makeRecord({ content: 'walks the dog at seven' });
+      const second = makeRecord({ content: 'walks the dog at eight' });
+      await store.commit({ inserts: [{ record: first, vector: axisVector(0) }, { record: second, vector: axisVector(1) }], updates: [] });
+      const clash = { ...second, content: first.content, content_hash: first.content_hash };
+      await expect(store.commit({ inserts: [], updates: [{ record: clash, vector: axisVector(0) }] })).rejects.toBeInstanceOf(
+        DuplicateContentError,
+      );
+      expect((await store.get('t1', second.id))?.content).toBe('walks the dog at eight');
+    });
+
     it('updates a record, its vector and its keyword terms together', async () => {
       const record = makeRecord({ content: 'prefers tea' });
       await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });

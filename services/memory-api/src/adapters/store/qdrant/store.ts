@@ -183,10 +183,11 @@ export class QdrantMemoryStore implements MemoryStore {
       if (!beforeById.has(updateIds[i] ?? '')) throw new Error(`memory ${record.id} vanished during a write`);
     });
 
-    const activeInserts = batch.inserts.map(({ record }) => record).filter((record) => record.status === 'active');
-    const repeated = firstRepeatedKey(activeInserts);
+    // Updates count too: an edit may give a memory the content of another active one.
+    const active = [...batch.inserts, ...batch.updates].map(({ record }) => record).filter((r) => r.status === 'active');
+    const repeated = firstRepeatedKey(active);
     if (repeated) throw new DuplicateContentError(repeated.content_hash);
-    const stored = await this.activeClashes(activeInserts, new Set());
+    const stored = await this.activeClashes(active, new Set(updateIds));
     if (stored) throw new DuplicateContentError(stored);
 
     const inserts = batch.inserts.map(({ record, vector }) => toPoint(record, vector));
@@ -195,7 +196,7 @@ export class QdrantMemoryStore implements MemoryStore {
     );
     try {
       await this.writePoints(inserts, updates);
-      const raced = await this.activeClashes(activeInserts, new Set(insertIds));
+      const raced = await this.activeClashes(active, new Set([...insertIds, ...updateIds]));
       if (raced) throw new DuplicateContentError(raced);
     } catch (error) {
       try {

@@ -128,7 +128,13 @@ export class SqliteMemoryStore implements MemoryStore {
         indexText(rowid, record);
       }
       for (const { record, vector } of batch.updates) {
-        const result = updateRow.run(...recordToValues(record), record.id, record.tenant);
+        let result: { changes: number };
+        try {
+          result = updateRow.run(...recordToValues(record), record.id, record.tenant);
+        } catch (error) {
+          if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
+          throw error;
+        }
         if (result.changes === 0) throw new Error(`memory ${record.id} vanished during a write`);
         const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
         if (vector) {
