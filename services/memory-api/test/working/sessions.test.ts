@@ -114,7 +114,7 @@ describe('ending sessions and jobs', () => {
 
     const first = await call('POST', '/v1/sessions/s-end/end', { user_id: 'alice' });
     expect(first.status).toBe(202);
-    expect(first.body.deduplicated).toBe(true);
+    expect(first.body.deduplicated).toBe(false);
     expect(first.body.job_id).toBe(mine[0]?.id);
     const second = await call('POST', '/v1/sessions/s-end/end', { user_id: 'alice' });
     expect(second.body.job_id).toBe(first.body.job_id);

@@ -40,12 +40,13 @@ export class HindsightQueue implements ConsolidationQueue {
     const jobId = consolidationJobId(data.tenant, data.session_id, data.through_seq);
     const existing = await this.queue.getJob(jobId);
     if (existing) {
-      let state = await existing.getState();
+      const state = await existing.getState();
       if (state === 'delayed' && delayMs === 0) {
-        // The idle timer's job for the same turns: run it now, recording what triggered it.
+        // The idle timer's job for the same turns: run it now, recording what triggered it. It
+        // becomes this trigger's job, so nothing was deduplicated from the caller's point of view.
         await existing.updateData(data);
         await existing.promote();
-        state = await existing.getState();
+        return { jobId, state: normaliseState(await existing.getState()), deduplicated: false };
       }
       return { jobId, state: normaliseState(state), deduplicated: true };
     }
