@@ -82,6 +82,13 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => void stopAll(signal === 'SIGINT' ? 130 : 143, `received ${signal}`);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `npm start` does not pass SIGTERM on to its script: when npm goes away, the launcher is
+  // re-parented and must not leave the services running on their own.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid !== parent) void stopAll(143, 'the parent process (npm) went away');
+  }, 500);
+  orphanWatch.unref();
 
   try {
     const redis = await ensureRedis(settings);
@@ -114,6 +121,7 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
     }
     return await done;
   } finally {
+    clearInterval(orphanWatch);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
