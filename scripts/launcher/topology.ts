@@ -17,6 +17,8 @@ export interface LaunchSettings {
   dataDir: string;
   redisUrl: string;
   qdrantUrl: string | undefined;
+  /** memory-api's admin key, which the worker uses to act for each job's tenant (as in compose). */
+  adminKey: string | undefined;
   ports: { agent: number; memoryApi: number; embedder: number; worker: number };
   readyTimeoutMs: number;
 }
@@ -41,6 +43,7 @@ export function launchSettings(root: string, env: Record<string, string | undefi
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(root, dataDir),
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : `redis://${LOOPBACK}:6379`,
     qdrantUrl: env.QDRANT_URL && env.QDRANT_URL !== '' ? env.QDRANT_URL : undefined,
+    adminKey: env.ADMIN_API_KEY && env.ADMIN_API_KEY !== '' ? env.ADMIN_API_KEY : undefined,
     ports: {
       agent: port('AGENT_PORT', 8000),
       memoryApi: port('MEMORY_API_PORT', 8001),
@@ -74,7 +77,11 @@ export function planServices(settings: LaunchSettings): ServiceSpec[] {
       EMBEDDER_URL: url(ports.embedder),
       ...(settings.qdrantUrl ? { VECTOR_STORE: 'qdrant', QDRANT_URL: settings.qdrantUrl } : { VECTOR_STORE: 'sqlite' }),
     }),
-    spec('consolidation-worker', ports.worker, { REDIS_URL: settings.redisUrl, MEMORY_API_URL: url(ports.memoryApi) }),
+    spec('consolidation-worker', ports.worker, {
+      REDIS_URL: settings.redisUrl,
+      MEMORY_API_URL: url(ports.memoryApi),
+      ...(settings.adminKey ? { MEMORY_API_KEY: settings.adminKey } : {}),
+    }),
     spec('agent', ports.agent, { MEMORY_API_URL: url(ports.memoryApi) }),
   ];
 }

@@ -149,3 +149,14 @@ describe('local launcher (npm start)', () => {
 function startedPids(text: string): number[] {
   return [...text.matchAll(/started [\w-]+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
 }
+
+describe('launcher topology', () => {
+  it('gives the worker the admin key, as compose does, so it can act for each tenant', () => {
+    const root = '/repo';
+    const byName = (env: Record<string, string>) =>
+      new Map(planServices(launchSettings(root, env)).map((s) => [s.name, s.env] as const));
+    expect(byName({ ADMIN_API_KEY: 'admin-1' }).get('consolidation-worker')?.MEMORY_API_KEY).toBe('admin-1');
+    expect(byName({}).get('consolidation-worker')?.MEMORY_API_KEY).toBeUndefined();
+    expect(byName({}).get('memory-api')?.EMBEDDER_URL).toBe('http://127.0.0.1:8002');
+  });
+});
