@@ -245,11 +245,18 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = this.sql(
-      `SELECT m.id, vec_distance_cosine(v.embedding, ?) AS distance FROM memories m JOIN memory_vectors v ON v.rowid = m.rowid
-       WHERE m.tenant = ? AND m.id IN (${ids.map(() => '?').join(', ')})`,
-    ).all(vector, tenant, ...ids) as Array<{ id: string; distance: number }>;
-    return new Map(rows.map((r) => [r.id, 1 - r.distance]));
+    const owned = this.sql(
+      `SELECT rowid, id FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    ).all(tenant, ...ids) as Array<{ rowid: number; id: string }>;
+    // One point lookup per vector: joined to memories, vec0 scanned its whole table per row
+    // (~45 ms for 5 ids at 100k memories); by rowid it reads one vector (~0.3 ms).
+    const distance = this.sql('SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_vectors WHERE rowid = ?');
+    const result = new Map<string, number>();
+    for (const { rowid, id } of owned) {
+      const row = distance.get(vector, BigInt(rowid)) as { distance: number } | undefined;
+      if (row) result.set(id, 1 - row.distance);
+    }
+    return result;
   }
 
   async recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
