@@ -21,7 +21,7 @@ runMemoryStoreContract('sqlite', {
 });
 
 describe('sqlite keyword index', () => {
-  it('is rebuilt when the keyword tokenizer version changes', async () => {
+  it('is rebuilt when the keyword index version changes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
     const path = join(dir, 'memory.db');
     try {
@@ -32,7 +32,7 @@ describe('sqlite keyword index', () => {
       await store.close();
 
       const db = new Database(path);
-      db.exec("DELETE FROM memory_terms; UPDATE store_meta SET value = '0' WHERE key = 'keyword_tokenizer_version'");
+      db.exec("DELETE FROM memory_keywords; UPDATE store_meta SET value = '0' WHERE key = 'keyword_index_version'");
       db.close();
 
       const reopened = new SqliteMemoryStore(path);

