@@ -5,3 +5,4 @@ export * from './record.ts';
 export * from './requests.ts';
 export * from './working.ts';
 export { contentHash } from './hash.ts';
+export { searchableText } from './search-text.ts';

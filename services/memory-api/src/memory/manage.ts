@@ -8,6 +8,7 @@ import {
   type MemoryPatch,
   type MemoryRecord,
   resolveTimeRange,
+  searchableText,
   splitMemoryTypes,
 } from '@hindsight/memory-model';
 import { guardContent, type GuardPolicy } from './guard.ts';
@@ -72,7 +73,7 @@ export async function patchMemory(
     next.history.push({ at, action: 'updated', content: current.content });
     next.content = verdict.content;
     next.content_hash = hashContent(verdict.content);
-    [vector] = await deps.embedder.embed([next.query ? `${next.query}\n${next.content}` : next.content]);
+    [vector] = await deps.embedder.embed([searchableText(next)]);
   }
   if (patch.category !== undefined) next.category = patch.category;
   if (patch.tags !== undefined) next.tags = [...new Set(patch.tags)];

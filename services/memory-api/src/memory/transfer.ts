@@ -1,6 +1,6 @@
 import type { Embedder } from '@hindsight/embedding';
 import { BadRequestError, ValidationError } from '@hindsight/errors';
-import { CONTENT_LIMITS, contentHash, MemoryRecord } from '@hindsight/memory-model';
+import { CONTENT_LIMITS, MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { DuplicateContentError, type MemoryFilter, type MemoryStore } from './store-port.ts';
 
 /** Records read per store page while exporting, and lines validated and committed per import chunk. */
@@ -105,7 +105,8 @@ function parseRecordLine(line: number, text: string, tenant: string, progress: I
       soFar,
     );
   }
-  return { ...record, tenant, content_hash: contentHash(record.content) };
+  // The exported hash is kept: profiles hash in their own namespace, which contentHash alone would undo.
+  return { ...record, tenant };
 }
 
 async function importChunk(
@@ -116,7 +117,7 @@ async function importChunk(
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const fresh = await newRecords(deps.store, tenant, chunk);
-    const vectors = fresh.records.length > 0 ? await deps.embedder.embed(fresh.records.map(embeddingText)) : [];
+    const vectors = fresh.records.length > 0 ? await deps.embedder.embed(fresh.records.map(searchableText)) : [];
     try {
       await deps.store.commit({
         inserts: fresh.records.map((record, i) => ({
@@ -169,9 +170,4 @@ async function newRecords(
     records.push(record);
   }
   return { records, skipped, duplicates };
-}
-
-/** The text a memory is embedded from: the question it answers, then its content (as the write path does). */
-export function embeddingText(record: Pick<MemoryRecord, 'query' | 'content'>): string {
-  return record.query ? `${record.query}\n${record.content}` : record.content;
 }

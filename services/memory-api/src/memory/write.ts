@@ -9,6 +9,7 @@ import {
   type MemoryInput,
   type MemoryRecord,
   resolveMemoryType,
+  searchableText,
   type WriteResult,
 } from '@hindsight/memory-model';
 import type { ContradictionJudge } from './contradiction.ts';
@@ -159,7 +160,7 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
     if (verdict.kind === 'quarantine') {
       record.history[0] = { ...(record.history[0] as HistoryEntry), note: verdict.reason };
     }
-    prepared.push({ record, embedText: record.query ? `${record.query}\n${record.content}` : record.content });
+    prepared.push({ record, embedText: searchableText(record) });
   });
   if (problems.length > 0) {
     const first = problems[0] as (typeof problems)[number];

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Embedder } from '@hindsight/embedding';
-import { contentHash, type MemoryRecord, type PutUserSummaryBody, type UserSummary } from '@hindsight/memory-model';
+import {
+  contentHash,
+  type MemoryRecord,
+  type PutUserSummaryBody,
+  searchableText,
+  type UserSummary,
+} from '@hindsight/memory-model';
 import { patchMemory, type ManageDeps } from '../memory/manage.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
 
@@ -83,7 +89,7 @@ export async function saveUserSummary(
     content_hash: profileHash(body.content),
     embedding_model: deps.embedder.model,
   };
-  const [vector] = await deps.embedder.embed([`${PROFILE_QUERY}\n${body.content}`]);
+  const [vector] = await deps.embedder.embed([searchableText(record)]);
   await deps.store.commit({ inserts: [{ record, vector: vector as Float32Array }], updates: [] });
   return { user_id: userId, summary: record.content, updated_at: at, memory_id: record.id };
 }

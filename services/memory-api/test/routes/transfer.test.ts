@@ -10,7 +10,8 @@ import { type MemoryApiProcess, spawnMemoryApi } from '../../../../scripts/eval/
 const BIN = fileURLToPath(new URL('../../../../shared/cli/bin/hindsight.js', import.meta.url));
 const KEY = 'transfer-key';
 const ADMIN = 'transfer-admin';
-const SERVICE_ENV = { API_KEYS: `acme:${KEY}`, ADMIN_API_KEY: ADMIN };
+const OTHER_KEY = 'transfer-other-tenant-key';
+const SERVICE_ENV = { API_KEYS: `acme:${KEY},globex:${OTHER_KEY}`, ADMIN_API_KEY: ADMIN };
 
 function cli(args: string[], url: string): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [BIN, ...args], {
@@ -133,6 +134,20 @@ describe('export then import into an empty data directory (real processes, real 
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^line 2: not valid JSON/);
     expect((await allRecords(target.url)).has('bad-chunk-good-line')).toBe(false);
+  });
+
+  it('answers 409, not 500, when another tenant of the same store already holds an imported id', async () => {
+    const [record] = (await allRecords(target.url)).values();
+    expect(record).toBeDefined();
+    const response = await fetch(`${target.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OTHER_KEY}`, 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify(record)}\n`,
+    });
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('conflict');
+    const theirs = await call<{ items: unknown[] }>(target.url, 'GET', '/v1/memories', undefined, OTHER_KEY);
+    expect(theirs.items).toEqual([]);
   });
 
   it('resumes a killed import without duplicates', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
 import type { EmbeddingSpace } from '../../../memory/store-port.ts';
-import { documentSparseVector, indexedText, type SparseVector } from './sparse.ts';
+import { documentSparseVector, type SparseVector } from './sparse.ts';
 
 /** Names of the two vectors every point carries. */
 export const DENSE_VECTOR = 'dense';
@@ -128,7 +128,7 @@ export function payloadToRecord(payload: MemoryPayload): MemoryRecord {
 
 /** The point a memory is stored as: dense vector, keyword sparse vector (when it has terms) and payload. */
 export function toPoint(record: MemoryRecord, dense: ArrayLike<number>): MemoryPoint {
-  const keywords = documentSparseVector(indexedText(record));
+  const keywords = documentSparseVector(searchableText(record));
   return {
     id: pointIdOf(record.tenant, record.id),
     vector:

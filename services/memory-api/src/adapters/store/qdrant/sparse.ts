@@ -26,11 +26,6 @@ export function termIndex(term: string): number {
   return hash >>> 0;
 }
 
-/** The text a memory is found by in keyword search: the question it answers plus its content. */
-export function indexedText(record: { content: string; query: string | null }): string {
-  return record.query ? `${record.query} ${record.content}` : record.content;
-}
-
 /** Document-side sparse vector: BM25-saturated term frequencies of `keywordTokens(text)`. */
 export function documentSparseVector(text: string): SparseVector {
   const terms = keywordTokens(text);

@@ -1,6 +1,6 @@
 import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
 import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
-import { type Layer, type MemoryRecord, STATUSES } from '@hindsight/memory-model';
+import { type Layer, type MemoryRecord, STATUSES, searchableText } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import {
@@ -29,7 +29,7 @@ import {
 } from './points.ts';
 import { denseQuery, hybridQuery, keywordQuery } from './queries.ts';
 import { DEFAULT_RETRY, qdrantRetryOptions, type RetryPolicy } from './retry.ts';
-import { documentSparseVector, indexedText, querySparseVector } from './sparse.ts';
+import { documentSparseVector, querySparseVector } from './sparse.ts';
 
 export interface QdrantStoreOptions {
   url: string;
@@ -519,7 +519,7 @@ export class QdrantMemoryStore implements MemoryStore {
       const updated: Schemas['PointVectors'][] = [];
       for (const point of page.points) {
         const payload = point.payload as Pick<MemoryPayload, 'content' | 'query'>;
-        const keywords = documentSparseVector(indexedText(payload));
+        const keywords = documentSparseVector(searchableText(payload));
         if (keywords.indices.length === 0) emptied.push(point.id);
         else updated.push({ id: point.id, vector: { [KEYWORD_VECTOR]: keywords } });
       }

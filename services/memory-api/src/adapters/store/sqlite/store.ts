@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BadRequestError, EmbeddingMismatchError } from '@hindsight/errors';
-import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
+import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -134,6 +134,8 @@ export class SqliteMemoryStore implements MemoryStore {
           rowid = BigInt(insertRow.run(...recordToValues(record)).lastInsertRowid);
         } catch (error) {
           if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
+          // Ids are unique across tenants (an import may carry one another tenant already holds).
+          if (isUniqueViolation(error, 'memories.id')) throw new ConflictError(`memory ${record.id} already exists`);
           throw error;
         }
         insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
@@ -376,7 +378,7 @@ export class SqliteMemoryStore implements MemoryStore {
  */
 function indexedTerms(record: Pick<MemoryRecord, 'tenant' | 'user_id' | 'query' | 'content'>): string {
   const prefix = termScope(record.tenant, record.user_id);
-  return keywordTokens(record.query ? `${record.query} ${record.content}` : record.content)
+  return keywordTokens(searchableText(record))
     .map((term) => prefix + term)
     .join(' ');
 }
