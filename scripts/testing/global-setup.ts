@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { freePort } from '@hindsight/testing';
 import { REDIS_INSTALL_HINT, redisAnswers, redisServerInstalled, startRedisServer } from '../launcher/redis.ts';
 
 /**
@@ -28,15 +28,4 @@ export async function setup(): Promise<() => Promise<void>> {
     child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
 }

@@ -1,0 +1,2 @@
+export { freePort } from './free-port.ts';
+export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';
