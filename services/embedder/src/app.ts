@@ -1,10 +1,9 @@
 import type { Embedder } from '@hindsight/embedding';
-import { type Logger, loggerOptions } from '@hindsight/logger';
+import { createServiceApp } from '@hindsight/http';
+import type { Logger } from '@hindsight/logger';
 import { httpMetrics } from '@hindsight/metrics';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import type { EmbedderConfig } from './config.ts';
-import { registerErrorHandler } from './http/errors.ts';
 import { createMetrics, type EmbedderMetrics } from './metrics.ts';
 import { embedRoutes } from './routes/embed.ts';
 import { operationsRoutes } from './routes/health.ts';
@@ -26,18 +25,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, embedder } = deps;
   const metrics = deps.metrics ?? createMetrics();
   const limits = { maxTexts: config.EMBED_MAX_TEXTS, maxTextChars: config.EMBED_MAX_TEXT_CHARS };
-  const app = Fastify({
-    ...(deps.logger
-      ? { loggerInstance: deps.logger as FastifyBaseLogger }
-      : { logger: loggerOptions({ service: 'embedder', level: config.LOG_LEVEL }) }),
+  const app = createServiceApp({
+    service: 'embedder',
+    level: config.LOG_LEVEL,
+    logger: deps.logger,
     // Room for a full batch of maximal texts even when every character is JSON-escaped (\uXXXX).
     bodyLimit: limits.maxTexts * limits.maxTextChars * 6 + 64 * 1024,
-    requestIdHeader: 'x-request-id',
-    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+    requestLogging: 'debug',
+  });
 
   await app.register(httpMetrics, { registry: metrics.registry });
 

@@ -1,15 +1,14 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { loggerOptions, type Logger } from '@hindsight/logger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createServiceApp, healthRoutes, type ReadinessCheck } from '@hindsight/http';
+import type { Logger } from '@hindsight/logger';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
 import { type ApiKeys, bearerKey } from './http/api-keys.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandler } from './http/errors.ts';
 import type { MemoryService } from './memory/service.ts';
-import { healthRoutes, type ReadinessCheck } from './routes/health.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { memoryRoutes } from './routes/memories.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -46,16 +45,14 @@ export interface AppDeps {
 /** Builds memory-api from its dependencies. Never listens: main.ts does, tests `inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
-  const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: loggerOptions({ service: 'memory-api', level: config.LOG_LEVEL }) }),
+  // Per-request lines only when debugging: at info they would drown the memory events.
+  const app = createServiceApp({
+    service: 'memory-api',
+    level: config.LOG_LEVEL,
+    logger: deps.logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    // Per-request lines only when debugging: at info they would drown the memory events.
-    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+    requestLogging: 'debug',
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -85,7 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.metrics ?? createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
   await app.register(httpMetrics, { registry: metrics.registry });
 
-  await app.register(healthRoutes(deps.readiness));
+  // Public through the URL rule in http/auth.ts; the rate limit's allow list names them too.
+  await app.register(healthRoutes(deps.readiness, { timeoutMs: 2000 }));
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));
   await app.register(searchRoutes(deps.memory));

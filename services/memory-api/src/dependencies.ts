@@ -1,4 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
+import type { ReadinessCheck } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
@@ -9,7 +10,6 @@ import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
 import { sourceWeightsFor } from './memory/ranking.ts';
-import type { ReadinessCheck } from './routes/health.ts';
 import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
 import { type HindsightDeps, openHindsight } from './working/wiring.ts';
 import { createMetricsRegistry } from '@hindsight/metrics';

@@ -1,8 +1,12 @@
-import { AppError, toErrorBody } from '@hindsight/errors';
+import { AppError, type ErrorBody, toErrorBody } from '@hindsight/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-/** The agent's one error mapping: `{error: {code, message, details?}}`; 5xx causes are logged, not sent. */
+/**
+ * The one place HTTP errors are shaped: `{error: {code, message, details?}}`. 4xx show their
+ * message and details. A dependency outage names the dependency and its cause, which is what an
+ * operator needs; any other 5xx says "internal error" and logs the cause. No 5xx sends details.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -20,20 +24,29 @@ export function registerErrorHandler(app: FastifyInstance): void {
       });
     }
     if (error instanceof AppError) {
-      const body = toErrorBody(error);
-      if (error.status >= 500) {
-        request.log.error({ err: error }, error.message);
-        if (error.code !== 'dependency_unavailable') body.error.message = 'internal error';
-        delete body.error.details;
-      }
+      if (error.status < 500) return reply.status(error.status).send(toErrorBody(error));
+      request.log.error({ err: error }, error.message);
+      const message = error.code === 'dependency_unavailable' ? error.message : 'internal error';
+      const body: ErrorBody = { error: { code: error.code, message } };
       return reply.status(error.status).send(body);
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send({ error: { code: 'bad_request', message: error.message } });
+    if (status < 500) {
+      return reply.status(status).send({ error: { code: clientErrorCode(error, status), message: error.message } });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'internal', message: 'internal error' } });
   });
+
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } }),
   );
+}
+
+/** Fastify's own 4xx (body parser, rate limit) under the codes clients already branch on. */
+function clientErrorCode(error: FastifyError, status: number): string {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'payload_too_large';
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'unsupported_media_type';
+  if (status === 429) return 'rate_limited';
+  return 'bad_request';
 }

@@ -1,0 +1,39 @@
+import { type Logger, loggerOptions } from '@hindsight/logger';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerErrorHandler } from './errors.ts';
+import { requestLogController } from './request-logging.ts';
+
+export interface ServiceAppOptions {
+  /** Names the service in its log lines when no logger is passed in. */
+  service: string;
+  /** LOG_LEVEL: the level of the logger made here, and whether requests are logged. */
+  level: string;
+  /** A pino logger to share; when absent Fastify makes one at `level`. */
+  logger?: Logger;
+  bodyLimit: number;
+  /**
+   * `debug`: a line per request only at debug/trace, where the service's own events would
+   * otherwise drown; `always`: Fastify's default line per request.
+   */
+  requestLogging: 'debug' | 'always';
+}
+
+/**
+ * The Fastify instance every HTTP service starts from: zod validation and serialization, the
+ * caller's `X-Request-Id` as request id, and the shared error mapping. Routes are the caller's.
+ */
+export function createServiceApp(options: ServiceAppOptions) {
+  const app = Fastify({
+    ...(options.logger
+      ? { loggerInstance: options.logger as FastifyBaseLogger }
+      : { logger: loggerOptions({ service: options.service, level: options.level }) }),
+    bodyLimit: options.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    ...(options.requestLogging === 'debug' ? { logController: requestLogController(options.level) } : {}),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  return app;
+}
