@@ -1,3 +1,4 @@
+import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildApp } from './app.ts';
 import { loadAgentConfig } from './config.ts';
@@ -17,25 +18,10 @@ async function main(): Promise<void> {
       : 'agent answering with the offline policy (no LLM_BASE_URL/LLM_MODEL)',
   );
 
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      await deps.close();
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown');
-    }
-    log.flush();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  stopOnSignals(log, async () => {
+    await app.close();
+    await deps.close();
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`agent failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('agent'));

@@ -1,3 +1,4 @@
+import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildWorker } from './app.ts';
 import { loadWorkerConfig } from './config.ts';
@@ -13,25 +14,10 @@ async function main(): Promise<void> {
   consolidation.worker.run().catch((error: unknown) => log.error({ err: error }, 'worker loop stopped'));
   log.info({ address }, 'consolidation worker running');
 
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    try {
-      await consolidation.health.close();
-      await consolidation.close();
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown');
-    }
-    log.flush();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  stopOnSignals(log, async () => {
+    await consolidation.health.close();
+    await consolidation.close();
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`consolidation-worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('consolidation-worker'));

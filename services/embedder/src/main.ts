@@ -1,3 +1,4 @@
+import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
@@ -34,27 +35,11 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, embedder, logger: log, metrics });
   await app.listen({ host: config.HOST, port: config.PORT });
 
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      await embedder.close?.();
-      await redis?.quit();
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown');
-    }
-    log.flush();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  stopOnSignals(log, async () => {
+    await app.close();
+    await embedder.close?.();
+    await redis?.quit();
+  });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (bad config): report on stderr and fail.
-  process.stderr.write(`embedder failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('embedder'));

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '@hindsight/config';
+import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildApp } from './app.ts';
 import { loadMemoryApiConfig } from './config.ts';
@@ -22,26 +23,10 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, logger: log, ...deps });
   await app.listen({ host: config.HOST, port: config.PORT });
 
-  let stopping = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      await deps.close();
-    } catch (error) {
-      log.error({ err: error }, 'error during shutdown');
-    }
-    log.flush();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  stopOnSignals(log, async () => {
+    await app.close();
+    await deps.close();
+  });
 }
 
-main().catch((error: unknown) => {
-  // The logger may not exist yet (bad config): report on stderr and fail.
-  process.stderr.write(`memory-api failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure('memory-api'));
