@@ -36,7 +36,8 @@ export class JsonClient {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString();
-            if ((res.statusCode ?? 0) >= 400) reject(new Error(`POST ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+            if ((res.statusCode ?? 0) >= 400)
+              reject(new Error(`POST ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`));
             else resolve(JSON.parse(text) as T);
           });
           res.on('error', reject);

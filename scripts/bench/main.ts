@@ -43,7 +43,14 @@ const FULL: Plan = {
   warmup: 100,
   topK: 10,
 };
-const QUICK: Plan = { ...FULL, sizes: [5000], singleWrites: 200, requestsOneClient: 300, requestsConcurrent: 800, warmup: 30 };
+const QUICK: Plan = {
+  ...FULL,
+  sizes: [5000],
+  singleWrites: 200,
+  requestsOneClient: 300,
+  requestsConcurrent: 800,
+  warmup: 30,
+};
 
 /** Targets of issue 7 for the largest size with one client. */
 const TARGETS = { p50Ms: 10, p95Ms: 25, ratio: 3, ingestPerSecond: 2000, rssBytes: 1024 ** 3 };
@@ -76,7 +83,9 @@ async function main(): Promise<number> {
   const started = performance.now();
   const workload = new Workload(plan.users);
   const embedder = new BuiltinEmbedder({ dimension: 384 });
-  const service = await spawnMemoryApi({ env: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: String(embedder.dimension) } });
+  const service = await spawnMemoryApi({
+    env: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: String(embedder.dimension) },
+  });
   const client = new JsonClient(service.url);
   const workDir = await mkdtemp(join(tmpdir(), 'hindsight-bench-'));
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -91,7 +100,9 @@ async function main(): Promise<number> {
       { requests: plan.singleWrites, concurrency: 1, warmup: 20 },
     );
     let stored = serial;
-    log(`single ingest: ${single.throughput.toFixed(0)} memories/s (p50 ${single.p50.toFixed(2)} ms, p95 ${single.p95.toFixed(2)} ms)`);
+    log(
+      `single ingest: ${single.throughput.toFixed(0)} memories/s (p50 ${single.p50.toFixed(2)} ms, p95 ${single.p95.toFixed(2)} ms)`,
+    );
 
     const batched = { memories: 0, seconds: 0 };
     const sizes: SizeResult[] = [];
@@ -101,7 +112,10 @@ async function main(): Promise<number> {
       let filled = 0;
       while (stored < size) {
         const count = Math.min(plan.batchSize, size - stored);
-        const items = Array.from({ length: count }, () => ({ content: workload.memory(serial++), user_id: workload.randomUser() }));
+        const items = Array.from({ length: count }, () => ({
+          content: workload.memory(serial++),
+          user_id: workload.randomUser(),
+        }));
         await client.post('/v1/memories', { items });
         stored += count;
         filled += count;
@@ -118,18 +132,44 @@ async function main(): Promise<number> {
     const largest = sizes[sizes.length - 1] as SizeResult;
     const batchedPerSecond = batched.memories / Math.max(batched.seconds, 1e-9);
     const targets = {
-      p50: { target: TARGETS.p50Ms, measured: largest.retrieve.oneClient.p50, met: largest.retrieve.oneClient.p50 <= TARGETS.p50Ms },
-      p95: { target: TARGETS.p95Ms, measured: largest.retrieve.oneClient.p95, met: largest.retrieve.oneClient.p95 <= TARGETS.p95Ms },
+      p50: {
+        target: TARGETS.p50Ms,
+        measured: largest.retrieve.oneClient.p50,
+        met: largest.retrieve.oneClient.p50 <= TARGETS.p50Ms,
+      },
+      p95: {
+        target: TARGETS.p95Ms,
+        measured: largest.retrieve.oneClient.p95,
+        met: largest.retrieve.oneClient.p95 <= TARGETS.p95Ms,
+      },
       ratio: { target: TARGETS.ratio, measured: largest.ratios.p50, met: largest.ratios.p50 <= TARGETS.ratio },
-      batchedIngest: { target: TARGETS.ingestPerSecond, measured: round(batchedPerSecond), met: batchedPerSecond >= TARGETS.ingestPerSecond },
-      rss: { target: TARGETS.rssBytes, measured: largest.rss?.rssBytes ?? 0, met: (largest.rss?.rssBytes ?? 0) <= TARGETS.rssBytes },
+      batchedIngest: {
+        target: TARGETS.ingestPerSecond,
+        measured: round(batchedPerSecond),
+        met: batchedPerSecond >= TARGETS.ingestPerSecond,
+      },
+      rss: {
+        target: TARGETS.rssBytes,
+        measured: largest.rss?.rssBytes ?? 0,
+        met: (largest.rss?.rssBytes ?? 0) <= TARGETS.rssBytes,
+      },
     };
     log('');
-    log(`targets at ${largest.memories} memories / ${plan.users} users, one client${values.quick ? ' (quick run: the targets are stated for 100k)' : ''}:`);
-    log(`  /retrieve p50 ${largest.retrieve.oneClient.p50.toFixed(2)} ms ≤ ${TARGETS.p50Ms} ms: ${yes(targets.p50.met)}`);
-    log(`  /retrieve p95 ${largest.retrieve.oneClient.p95.toFixed(2)} ms ≤ ${TARGETS.p95Ms} ms: ${yes(targets.p95.met)}`);
-    log(`  p50 ÷ (raw store p50 + HTTP floor p50) = ${largest.ratios.p50.toFixed(2)} ≤ ${TARGETS.ratio}: ${yes(targets.ratio.met)}`);
-    log(`  batched ingest ${batchedPerSecond.toFixed(0)}/s ≥ ${TARGETS.ingestPerSecond}/s: ${yes(targets.batchedIngest.met)}`);
+    log(
+      `targets at ${largest.memories} memories / ${plan.users} users, one client${values.quick ? ' (quick run: the targets are stated for 100k)' : ''}:`,
+    );
+    log(
+      `  /retrieve p50 ${largest.retrieve.oneClient.p50.toFixed(2)} ms ≤ ${TARGETS.p50Ms} ms: ${yes(targets.p50.met)}`,
+    );
+    log(
+      `  /retrieve p95 ${largest.retrieve.oneClient.p95.toFixed(2)} ms ≤ ${TARGETS.p95Ms} ms: ${yes(targets.p95.met)}`,
+    );
+    log(
+      `  p50 ÷ (raw store p50 + HTTP floor p50) = ${largest.ratios.p50.toFixed(2)} ≤ ${TARGETS.ratio}: ${yes(targets.ratio.met)}`,
+    );
+    log(
+      `  batched ingest ${batchedPerSecond.toFixed(0)}/s ≥ ${TARGETS.ingestPerSecond}/s: ${yes(targets.batchedIngest.met)}`,
+    );
     log(`  RSS ${mib(largest.rss?.rssBytes ?? 0)} ≤ 1024 MiB: ${yes(targets.rss.met)}`);
 
     if (!values['skip-embedder']) {
@@ -147,7 +187,13 @@ async function main(): Promise<number> {
       durationSeconds: round((performance.now() - started) / 1000),
       generatedAt: new Date().toISOString(),
     };
-    const out = values.json ?? join(REPO_ROOT, 'bench-results', `bench-${values.quick ? 'quick-' : ''}${result.generatedAt.replace(/[:.]/g, '-')}.json`);
+    const out =
+      values.json ??
+      join(
+        REPO_ROOT,
+        'bench-results',
+        `bench-${values.quick ? 'quick-' : ''}${result.generatedAt.replace(/[:.]/g, '-')}.json`,
+      );
     await mkdir(dirname(resolve(out)), { recursive: true });
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     log(`\nwrote ${out} (${result.durationSeconds.toFixed(0)} s)`);
@@ -168,17 +214,28 @@ async function measureSize(
   workDir: string,
   size: number,
 ): Promise<SizeResult> {
-  const queries = Array.from({ length: Math.max(plan.requestsOneClient, plan.requestsConcurrent) + plan.warmup }, () => ({
-    query: workload.query(),
-    userId: workload.randomUser(),
-  }));
+  const queries = Array.from(
+    { length: Math.max(plan.requestsOneClient, plan.requestsConcurrent) + plan.warmup },
+    () => ({
+      query: workload.query(),
+      userId: workload.randomUser(),
+    }),
+  );
   const at = (i: number) => queries[(i + queries.length) % queries.length] as { query: string; userId: string };
-  const retrieve = (i: number) => client.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
+  const retrieve = (i: number) =>
+    client.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
 
   const before = await scrape(service.url);
-  const oneClient = await measureLatency(retrieve, { requests: plan.requestsOneClient, concurrency: 1, warmup: plan.warmup });
+  const oneClient = await measureLatency(retrieve, {
+    requests: plan.requestsOneClient,
+    concurrency: 1,
+    warmup: plan.warmup,
+  });
   const after = await scrape(service.url);
-  const concurrent = await measureLatency(retrieve, { requests: plan.requestsConcurrent, concurrency: plan.concurrency });
+  const concurrent = await measureLatency(retrieve, {
+    requests: plan.requestsConcurrent,
+    concurrency: plan.concurrency,
+  });
   const rss = await readRss(service.pid);
 
   // The floor answers a real /retrieve answer from this run, so both send the same bytes back.
@@ -228,10 +285,14 @@ async function measureFloor(
   at: (i: number) => { query: string; userId: string },
 ): Promise<{ oneClient: LatencyFigures; concurrent: LatencyFigures }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/bench/http-floor.ts'), String(port), answerPath], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts/bench/http-floor.ts'), String(port), answerPath],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await new Promise<void>((resolve, reject) => {
@@ -248,8 +309,13 @@ async function measureFloor(
       });
     });
     const floor = new JsonClient(`http://127.0.0.1:${port}`);
-    const send = (i: number) => floor.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
-    const oneClient = await measureLatency(send, { requests: plan.requestsOneClient, concurrency: 1, warmup: plan.warmup });
+    const send = (i: number) =>
+      floor.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
+    const oneClient = await measureLatency(send, {
+      requests: plan.requestsOneClient,
+      concurrency: 1,
+      warmup: plan.warmup,
+    });
     const concurrent = await measureLatency(send, { requests: plan.requestsConcurrent, concurrency: plan.concurrency });
     floor.close();
     return { oneClient, concurrent };

@@ -29,7 +29,13 @@ export async function measureRawStore(options: {
   const store = new SqliteMemoryStore(options.databasePath);
   await store.open({ model: options.embedder.model, dimension: options.embedder.dimension });
   const tenant = options.tenant ?? 'default';
-  const samples = { storeQuery: [] as number[], knn: [] as number[], fts: [] as number[], rows: [] as number[], embed: [] as number[] };
+  const samples = {
+    storeQuery: [] as number[],
+    knn: [] as number[],
+    fts: [] as number[],
+    rows: [] as number[],
+    embed: [] as number[],
+  };
   try {
     // Warm the page cache and statement cache like the service's warm-up requests do.
     for (const { query, userId } of options.queries.slice(0, 20)) {

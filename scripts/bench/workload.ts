@@ -5,7 +5,9 @@
  * instead of matching everything (tiny vocabulary) or nothing (random strings).
  */
 
-const SYLLABLES = 'ka lo mi nu pe ra si to vu wa be de fi go hu ja ke li mo ne pa qui ro su te va xo yo za ci'.split(' ');
+const SYLLABLES = 'ka lo mi nu pe ra si to vu wa be de fi go hu ja ke li mo ne pa qui ro su te va xo yo za ci'.split(
+  ' ',
+);
 const VOCABULARY_SIZE = 6000;
 const ZIPF_S = 1.05;
 
@@ -49,7 +51,8 @@ export class Workload {
       total += 1 / (rank + 1) ** ZIPF_S;
       this.cumulative[rank] = total;
     }
-    for (let rank = 0; rank < VOCABULARY_SIZE; rank++) this.cumulative[rank] = (this.cumulative[rank] as number) / total;
+    for (let rank = 0; rank < VOCABULARY_SIZE; rank++)
+      this.cumulative[rank] = (this.cumulative[rank] as number) / total;
   }
 
   userId(index: number): string {

@@ -36,7 +36,8 @@ export class Bm25Index {
     const termFrequencies = new Map<string, number>();
     const terms = keywordTokens(text);
     for (const term of terms) termFrequencies.set(term, (termFrequencies.get(term) ?? 0) + 1);
-    for (const term of termFrequencies.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    for (const term of termFrequencies.keys())
+      this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     this.documents.push({ id, length: terms.length, termFrequencies });
     this.totalLength += terms.length;
   }

@@ -13,7 +13,10 @@ function systemsOf(result: EvalResult): Array<{ label: string; colour: string; d
 function scopes(result: EvalResult): Array<{ name: string; pick: (s: SystemResult) => ScoreSummary | undefined }> {
   return [
     { name: 'overall', pick: (s) => s.overall },
-    ...Object.keys(result.hindsight.byCategory).map((c) => ({ name: `category ${c}`, pick: (s: SystemResult) => s.byCategory[c] })),
+    ...Object.keys(result.hindsight.byCategory).map((c) => ({
+      name: `category ${c}`,
+      pick: (s: SystemResult) => s.byCategory[c],
+    })),
   ];
 }
 
@@ -32,7 +35,8 @@ export function formatEvalTables(result: EvalResult): string {
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const render = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const render = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   const d = result.dataset;
   const h = result.hindsight;
   const lines = [
@@ -55,8 +59,11 @@ export function formatEvalTables(result: EvalResult): string {
   return lines.join('\n');
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 /** recall@k against k for every system and scope, as one inline SVG. */
 export function recallChart(result: EvalResult): string {
@@ -76,8 +83,12 @@ export function recallChart(result: EvalResult): string {
       `<text x="${pad.left - 8}" y="${y(v) + 4}" text-anchor="end" font-size="11">${t * 10}%</text>`,
     );
   }
-  ks.forEach((k, i) => parts.push(`<text x="${x(i)}" y="${height - pad.bottom + 18}" text-anchor="middle" font-size="11">@${k}</text>`));
-  parts.push(`<text x="${pad.left + plotW / 2}" y="${height - 6}" text-anchor="middle" font-size="12">k (results)</text>`);
+  ks.forEach((k, i) => {
+    parts.push(`<text x="${x(i)}" y="${height - pad.bottom + 18}" text-anchor="middle" font-size="11">@${k}</text>`);
+  });
+  parts.push(
+    `<text x="${pad.left + plotW / 2}" y="${height - 6}" text-anchor="middle" font-size="12">k (results)</text>`,
+  );
 
   let legendY = pad.top;
   const allScopes = scopes(result);
@@ -90,18 +101,18 @@ export function recallChart(result: EvalResult): string {
       const opacity = overall ? 1 : 0.35;
       const strokeWidth = overall ? 2.5 : 1.2;
       parts.push(
-        `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="${strokeWidth}" stroke-opacity="${opacity}"${dash ? ` stroke-dasharray="${dash}"` : ''}><title>${escape(`${label} ${scope.name}`)}</title></polyline>`,
+        `<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="${strokeWidth}" stroke-opacity="${opacity}"${dash ? ` stroke-dasharray="${dash}"` : ''}><title>${escapeHtml(`${label} ${scope.name}`)}</title></polyline>`,
       );
       if (overall) {
-        ks.forEach((k, i) =>
+        ks.forEach((k, i) => {
           parts.push(
-            `<circle cx="${x(i)}" cy="${y(s.recall[k] ?? 0)}" r="3.5" fill="${colour}"><title>${escape(`${label} recall@${k} ${pct(s.recall[k] ?? 0)}%`)}</title></circle>`,
-          ),
-        );
+            `<circle cx="${x(i)}" cy="${y(s.recall[k] ?? 0)}" r="3.5" fill="${colour}"><title>${escapeHtml(`${label} recall@${k} ${pct(s.recall[k] ?? 0)}%`)}</title></circle>`,
+          );
+        });
       }
       parts.push(
         `<line x1="${width - pad.right + 12}" x2="${width - pad.right + 36}" y1="${legendY}" y2="${legendY}" stroke="${colour}" stroke-width="${strokeWidth}" stroke-opacity="${opacity}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
-        `<text x="${width - pad.right + 42}" y="${legendY + 4}" font-size="11">${escape(`${label} ${scope.name}`)}</text>`,
+        `<text x="${width - pad.right + 42}" y="${legendY + 4}" font-size="11">${escapeHtml(`${label} ${scope.name}`)}</text>`,
       );
       legendY += 16;
     }
@@ -117,20 +128,20 @@ export function renderEvalHtml(result: EvalResult): string {
       systemsOf(result).map(({ label, system }) => {
         const s = scope.pick(system);
         if (!s) return '';
-        return `<tr><td>${escape(scope.name)}</td><td>${label}</td><td>${s.questions}</td>${ks.map((k) => `<td>${pct(s.recall[k] ?? 0)}</td>`).join('')}<td>${s.mrr.toFixed(3)}</td></tr>`;
+        return `<tr><td>${escapeHtml(scope.name)}</td><td>${label}</td><td>${s.questions}</td>${ks.map((k) => `<td>${pct(s.recall[k] ?? 0)}</td>`).join('')}<td>${s.mrr.toFixed(3)}</td></tr>`;
       }),
     )
     .join('\n');
   const h = result.hindsight;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>hindsight retrieval eval — ${escape(result.dataset.name)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>hindsight retrieval eval — ${escapeHtml(result.dataset.name)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#111827;padding:0 1rem}
 table{border-collapse:collapse;margin:1rem 0}td,th{padding:.25rem .6rem;border-bottom:1px solid #e5e7eb;text-align:right}
 td:nth-child(-n+2),th:nth-child(-n+2){text-align:left}th{background:#f9fafb}code{background:#f3f4f6;padding:0 .25rem}
 </style></head><body>
-<h1>Retrieval eval: ${escape(result.dataset.name)}</h1>
-<p>${result.dataset.conversations} conversations (${escape(result.dataset.layout)} layout), ${result.dataset.turns} turns stored as episodic memories through the HTTP API,
+<h1>Retrieval eval: ${escapeHtml(result.dataset.name)}</h1>
+<p>${result.dataset.conversations} conversations (${escapeHtml(result.dataset.layout)} layout), ${result.dataset.turns} turns stored as episodic memories through the HTTP API,
 ${result.dataset.questions} questions with evidence. Recall@k is the share of a question's evidence turns among the top k results; MRR the reciprocal rank of the first hit.
 The BM25 baseline ranks the same memories with plain Okapi BM25 over the same terms, in the same run.</p>
 ${recallChart(result)}
@@ -144,7 +155,7 @@ ${rows}
 <li>Context tokens (mean of the first k lines): ${ks.map((k) => `@${k}: ${(h.contextTokens[k] ?? 0).toFixed(0)}`).join(', ')}</li>
 <li>Ingest: ${result.ingest.memories} memories (${result.ingest.duplicates} duplicate turns, ${result.ingest.rejected} rejected) at ${result.ingest.perSecond.toFixed(0)}/s</li>
 </ul>
-<p><small>Generated ${escape(result.generatedAt)} in ${result.durationSeconds.toFixed(0)} s against ${escape(result.service.url)}${result.service.spawned ? ' (a fresh memory-api process)' : ''}.</small></p>
+<p><small>Generated ${escapeHtml(result.generatedAt)} in ${result.durationSeconds.toFixed(0)} s against ${escapeHtml(result.service.url)}${result.service.spawned ? ' (a fresh memory-api process)' : ''}.</small></p>
 </body></html>
 `;
 }

@@ -7,8 +7,21 @@ import { MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 import { CONTENT_LIMITS, MAX_TOKEN_BUDGET, type MemoryInput } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import { Bm25Index } from './bm25.ts';
-import { conversationTurns, type DatasetConversation, type DatasetTurn, loadDataset, unreachableEvidence } from './datasets.ts';
-import { mean, percentile, type QuestionScore, type ScoreSummary, scoreQuestion, summariseByCategory } from './scoring.ts';
+import {
+  conversationTurns,
+  type DatasetConversation,
+  type DatasetTurn,
+  loadDataset,
+  unreachableEvidence,
+} from './datasets.ts';
+import {
+  mean,
+  percentile,
+  type QuestionScore,
+  type ScoreSummary,
+  scoreQuestion,
+  summariseByCategory,
+} from './scoring.ts';
 import { type MemoryApiProcess, spawnMemoryApi } from './service-process.ts';
 
 export const DEFAULT_KS = [5, 10, 25, 50] as const;
@@ -70,7 +83,11 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const dataset = await loadDataset(options.dataset);
   const service: MemoryApiProcess | undefined = options.url ? undefined : await spawnMemoryApi();
   const url = options.url ?? (service as MemoryApiProcess).url;
-  const client = new MemoryApiClient({ baseUrl: url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeoutMs: 120_000 });
+  const client = new MemoryApiClient({
+    baseUrl: url,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    timeoutMs: 120_000,
+  });
   const showProgress = options.progress ?? true;
   // Users are namespaced per run so a shared service (`--url`) never mixes two runs' memories.
   const runId = `eval-${Date.now().toString(36)}`;
@@ -82,13 +99,17 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     const memories = new Map<string, Map<string, StoredMemory>>();
     const ingest = { memories: 0, duplicates: 0, rejected: 0 };
     for (const conversation of dataset.conversations) {
-      const stored = await ingestConversation(client, userFor(runId, conversation), conversation, ingest, (n) => ingestBar.tick(n));
+      const stored = await ingestConversation(client, userFor(runId, conversation), conversation, ingest, (n) =>
+        ingestBar.tick(n),
+      );
       memories.set(conversation.id, stored);
     }
     const ingestSeconds = (performance.now() - ingestStarted) / 1000;
     ingestBar.done();
 
-    const asked = dataset.conversations.flatMap((c) => c.questions.filter((q) => q.evidence.length > 0).map((q) => ({ c, q })));
+    const asked = dataset.conversations.flatMap((c) =>
+      c.questions.filter((q) => q.evidence.length > 0).map((q) => ({ c, q })),
+    );
     const askBar = createProgress({ label: 'search ', total: asked.length, unit: 'questions', enabled: showProgress });
     const hindsightScores: QuestionScore[] = [];
     const bm25Scores: QuestionScore[] = [];
@@ -126,7 +147,14 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       const bm25Started = performance.now();
       const bm25Hits = (indexes.get(c.id) as Bm25Index).search(q.question, topK);
       bm25Latencies.push(performance.now() - bm25Started);
-      bm25Scores.push(scoreQuestion(q.category, q.evidence, bm25Hits.map((h) => stored.get(h.id)?.diaIds ?? []), ks));
+      bm25Scores.push(
+        scoreQuestion(
+          q.category,
+          q.evidence,
+          bm25Hits.map((h) => stored.get(h.id)?.diaIds ?? []),
+          ks,
+        ),
+      );
       askBar.tick();
     }
     askBar.done();
@@ -144,7 +172,11 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       },
       ks,
       service: { url, spawned: service !== undefined },
-      ingest: { ...ingest, seconds: round(ingestSeconds), perSecond: round(ingest.memories / Math.max(ingestSeconds, 1e-9)) },
+      ingest: {
+        ...ingest,
+        seconds: round(ingestSeconds),
+        perSecond: round(ingest.memories / Math.max(ingestSeconds, 1e-9)),
+      },
       hindsight: {
         ...summariseByCategory(hindsightScores, ks),
         latencyMs: latencySummary(latencies),
@@ -253,4 +285,3 @@ function latencySummary(samples: readonly number[]): { p50: number; p95: number;
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
-

@@ -38,7 +38,14 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
     });
   const metrics = createWorkerMetrics(() => queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'));
   const extractor = createExtractor(config);
-  const processor = createProcessor({ apiFor, extractor, queue, summaryDelayMs: config.SUMMARY_DELAY_MS, metrics, log });
+  const processor = createProcessor({
+    apiFor,
+    extractor,
+    queue,
+    summaryDelayMs: config.SUMMARY_DELAY_MS,
+    metrics,
+    log,
+  });
 
   const worker = new Worker(config.QUEUE_NAME, processor, {
     connection: redis,
@@ -50,7 +57,10 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
   });
   worker.on('error', (error) => log.error({ err: error }, 'worker error'));
   worker.on('failed', (job, error) =>
-    log.warn({ jobId: job?.id, job: job?.name, attempts: job?.attemptsMade, reason: error.message }, 'job attempt failed'),
+    log.warn(
+      { jobId: job?.id, job: job?.name, attempts: job?.attemptsMade, reason: error.message },
+      'job attempt failed',
+    ),
   );
   worker.on('completed', (job) => log.info({ jobId: job.id, job: job.name }, 'job completed'));
 
@@ -66,7 +76,9 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
       {
         name: 'memory-api',
         check: async () => {
-          const response = await fetch(`${config.MEMORY_API_URL.replace(/\/+$/, '')}/health`, { signal: AbortSignal.timeout(2000) });
+          const response = await fetch(`${config.MEMORY_API_URL.replace(/\/+$/, '')}/health`, {
+            signal: AbortSignal.timeout(2000),
+          });
           if (!response.ok) throw new Error(`memory-api /health answered ${response.status}`);
         },
       },
@@ -74,7 +86,10 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
     metrics.registry,
   );
 
-  log.info({ extractor: extractor.name, queue: config.QUEUE_NAME, prefix, concurrency: config.WORKER_CONCURRENCY }, 'worker built');
+  log.info(
+    { extractor: extractor.name, queue: config.QUEUE_NAME, prefix, concurrency: config.WORKER_CONCURRENCY },
+    'worker built',
+  );
   return {
     worker,
     queue,

@@ -16,7 +16,10 @@ export const WorkerEnv = z
     REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
     /** Same value as memory-api's: the queue's keys live under `<REDIS_PREFIX>:bull`. */
     REDIS_PREFIX: z.string().default('hindsight'),
-    QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only').default('hindsight'),
+    QUEUE_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('hindsight'),
     WORKER_CONCURRENCY: env.int(2, 1, 64),
     /** A job whose worker stops renewing its lock this long is taken over by another worker. */
     WORKER_LOCK_MS: env.int(30_000, 1000),
@@ -38,7 +41,11 @@ export const WorkerEnv = z
   })
   .superRefine((config, ctx) => {
     if (config.EXTRACTOR === 'llm' && (!config.LLM_BASE_URL || !config.LLM_MODEL)) {
-      ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LLM_BASE_URL'],
+        message: 'EXTRACTOR=llm needs LLM_BASE_URL and LLM_MODEL',
+      });
     }
   });
 

@@ -9,7 +9,10 @@ export interface WorkerMetrics {
 }
 
 /** The worker's series; queue depth is read from Redis at scrape time. */
-export function createWorkerMetrics(queueCounts: () => Promise<Record<string, number>>, processMetrics = true): WorkerMetrics {
+export function createWorkerMetrics(
+  queueCounts: () => Promise<Record<string, number>>,
+  processMetrics = true,
+): WorkerMetrics {
   const registry = createMetricsRegistry({ service: 'consolidation-worker', processMetrics });
   return {
     registry,

@@ -9,7 +9,8 @@ import { KEYS, type Stack, startStack } from './support/stack.ts';
 const CHROMIUM = '/usr/bin/chromium';
 // CI installs Debian's chromium (.ci/run); a developer machine without it skips, saying why.
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium for the dashboard test`);
+if (!haveChromium && process.env.CI)
+  throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium for the dashboard test`);
 const describeWithBrowser = haveChromium ? describe : describe.skip;
 if (!haveChromium) console.warn(`dashboard test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
@@ -58,12 +59,16 @@ describeWithBrowser('BullMQ dashboard at /admin/queues in headless Chromium', ()
     });
     try {
       // A browser sends the key as Basic credentials after the challenge; the test sets them up front.
-      const context = await browser.newContext({ httpCredentials: { username: 'admin', password: KEYS.ADMIN_API_KEY } });
+      const context = await browser.newContext({
+        httpCredentials: { username: 'admin', password: KEYS.ADMIN_API_KEY },
+      });
       const page = await context.newPage();
-      const response = await page.goto(`${stack.url}/admin/queues/queue/${stack.queueName}?status=completed`, { timeout: 30_000 });
+      const response = await page.goto(`${stack.url}/admin/queues/queue/${stack.queueName}?status=completed`, {
+        timeout: 30_000,
+      });
       expect(response?.status()).toBe(200);
       await page.getByText(jobId).first().waitFor({ timeout: 30_000 });
-      const text = await page.locator('body').innerText();
+      const text = await page.locator('body').textContent();
       expect(text).toContain(stack.queueName);
       expect(text).toMatch(/consolidate/);
       expect(text).toMatch(/completed/i);

@@ -24,7 +24,11 @@ describe('consolidation failures', () => {
       workerEnv: { EXTRACTOR: 'llm', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'local-test' },
     });
     const s = stack;
-    const existing = await s.client.store({ content: 'The user likes green tea', memory_type: 'preference', user_id: 'llm-user' });
+    const existing = await s.client.store({
+      content: 'The user likes green tea',
+      memory_type: 'preference',
+      user_id: 'llm-user',
+    });
     const turns = [say('llm-user', "I'm allergic to peanuts."), say('llm-user', 'Please keep answers short.')];
     await s.client.appendTurns('llm-session', turns);
     const ended = await s.client.endSession('llm-session', 'llm-user');
@@ -36,7 +40,9 @@ describe('consolidation failures', () => {
     expect(llm.requests).toBe(3);
 
     // Nothing was deleted: the working memory and the earlier memory are intact; nothing was written.
-    expect((await s.client.sessionTurns('llm-session')).turns.map((t) => t.content)).toEqual(turns.map((t) => t.content));
+    expect((await s.client.sessionTurns('llm-session')).turns.map((t) => t.content)).toEqual(
+      turns.map((t) => t.content),
+    );
     const memories = (await s.client.list({ user_id: 'llm-user' })).items;
     expect(memories.map((m) => m.id)).toEqual([existing.id]);
     expect(memories[0]?.status).toBe('active');
@@ -46,7 +52,9 @@ describe('consolidation failures', () => {
       headers: { authorization: `Bearer ${KEYS.ADMIN_API_KEY}` },
     });
     expect(dashboard.status).toBe(200);
-    const board = (await dashboard.json()) as { queues: Array<{ name: string; jobs: Array<{ id: string; failedReason: string }> }> };
+    const board = (await dashboard.json()) as {
+      queues: Array<{ name: string; jobs: Array<{ id: string; failedReason: string }> }>;
+    };
     const failed = board.queues.find((q) => q.name === s.queueName)?.jobs ?? [];
     expect(failed.map((j) => j.id)).toContain(ended.job_id);
     expect(failed.find((j) => j.id === ended.job_id)?.failedReason).toMatch(/invalid JSON/);
@@ -64,7 +72,12 @@ describe('consolidation failures', () => {
       workerEnv: { WORKER_LOCK_MS: '2000' },
       beforeReady: (app) => {
         app.addHook('onRequest', async (request) => {
-          if (request.method !== 'POST' || request.url !== '/v1/memories' || request.headers['x-tenant-id'] === undefined) return;
+          if (
+            request.method !== 'POST' ||
+            request.url !== '/v1/memories' ||
+            request.headers['x-tenant-id'] === undefined
+          )
+            return;
           writes += 1;
           if (writes === 2) {
             reachedSecondWrite();

@@ -12,7 +12,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const say = (userId: string, role: 'user' | 'assistant', content: string): TurnInput => ({ user_id: userId, role, content });
+const say = (userId: string, role: 'user' | 'assistant', content: string): TurnInput => ({
+  user_id: userId,
+  role,
+  content,
+});
 
 /** The user's memories, without the profile summary the summarize job adds after a consolidation. */
 async function memoriesOf(userId: string): Promise<MemoryRecord[]> {
@@ -67,7 +71,12 @@ describe('hindsight consolidation through the API with a real worker process', (
     const byCategory = (category: string) => semantic.find((m) => m.category === category) as MemoryRecord;
     const allergy = byCategory('fact');
     expect(allergy.content).toMatch(/allergic to peanuts/);
-    expect(allergy.source).toEqual({ kind: 'consolidation', session_id: 'en-session', turn_ids: [turnIdOf(turns, 'allergic')], extractor: 'rules' });
+    expect(allergy.source).toEqual({
+      kind: 'consolidation',
+      session_id: 'en-session',
+      turn_ids: [turnIdOf(turns, 'allergic')],
+      extractor: 'rules',
+    });
     expect(byCategory('preference').content).toMatch(/answers kept short/);
     expect(byCategory('preference').source.turn_ids).toEqual([turnIdOf(turns, 'keep answers short')]);
     expect(byCategory('commitment').content).toMatch(/renew their passport next month/);
@@ -132,7 +141,10 @@ describe('hindsight consolidation through the API with a real worker process', (
     const [loved] = (await memoriesOf(u)).filter((m) => m.layer === 'semantic');
     expect(loved?.content).toBe('The user loves coffee.');
 
-    const { result } = await consolidate('coffee-2', u, [say(u, 'user', "I've quit coffee."), say(u, 'assistant', 'Good for you.')]);
+    const { result } = await consolidate('coffee-2', u, [
+      say(u, 'user', "I've quit coffee."),
+      say(u, 'assistant', 'Good for you.'),
+    ]);
     expect(result.superseded).toBe(1);
     const old = await stack.client.get(loved?.id as string);
     expect(old.status).toBe('superseded');
@@ -168,10 +180,16 @@ describe('hindsight consolidation through the API with a real worker process', (
     expect((await fetch(`${base}/health`)).status).toBe(200);
     const ready = await fetch(`${base}/ready`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { checks: unknown }).checks).toMatchObject({ redis: { ok: true }, worker: { ok: true }, 'memory-api': { ok: true } });
+    expect(((await ready.json()) as { checks: unknown }).checks).toMatchObject({
+      redis: { ok: true },
+      worker: { ok: true },
+      'memory-api': { ok: true },
+    });
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/hindsight_consolidation_items_total\{[^}]*status="created"[^}]*\} [1-9]/);
-    expect(metrics).toMatch(/hindsight_job_duration_seconds_count\{[^}]*job="consolidate"[^}]*outcome="completed"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(
+      /hindsight_job_duration_seconds_count\{[^}]*job="consolidate"[^}]*outcome="completed"[^}]*\} [1-9]/,
+    );
     expect(metrics).toMatch(/hindsight_queue_jobs\{[^}]*state="completed"[^}]*\} [1-9]/);
   });
 });

@@ -3,27 +3,27 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createServiceApp, healthRoutes, type ReadinessCheck } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
+import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
 import { type ApiKeys, bearerKey } from './http/api-keys.ts';
 import { registerAuth } from './http/auth.ts';
+import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
+import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
+import { registerQueueDashboard } from './routes/admin-queues.ts';
+import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { maintenanceRoutes } from './routes/maintenance.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { memoryRoutes } from './routes/memories.ts';
 import { searchRoutes } from './routes/search.ts';
-import { shortFormRoutes } from './routes/short-form.ts';
-import type { Idempotency } from './routes/write-reply.ts';
-import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
-import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
-import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
-import { transferRoutes } from './routes/transfer.ts';
-import { registerQueueDashboard } from './routes/admin-queues.ts';
-import { jobRoutes } from './routes/jobs.ts';
-import { maintenanceRoutes } from './routes/maintenance.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { shortFormRoutes } from './routes/short-form.ts';
+import { transferRoutes } from './routes/transfer.ts';
 import { userRoutes } from './routes/users.ts';
-import { DEFAULT_DECAY } from './maintenance/decay.ts';
+import type { Idempotency } from './routes/write-reply.ts';
 import type { HindsightDeps } from './working/wiring.ts';
 
 export interface AppDeps {
@@ -79,7 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuth(app, deps.keys);
   // Before the routes, so the latency hooks see every one of them.
   const metrics =
-    deps.metrics ?? createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
+    deps.metrics ??
+    createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
   await app.register(httpMetrics, { registry: metrics.registry });
 
   // Public through the URL rule in http/auth.ts; the rate limit's allow list names them too.

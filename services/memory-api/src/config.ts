@@ -4,96 +4,105 @@ import { DEFAULT_BUILTIN_DIMENSION } from '@hindsight/embedding';
 import { z } from 'zod';
 
 /** Every environment variable memory-api reads. The README's configuration table mirrors this. */
-export const MemoryApiEnv = z.object({
-  HOST: z.string().default('127.0.0.1'),
-  PORT: env.port(8001),
-  LOG_LEVEL: env.logLevel(),
-  DATA_DIR: z.string().default('./data'),
-  /** `tenant:key,tenant:key`. */
-  API_KEYS: env.optionalString(),
-  /** A file with one `tenant:key` per line (secrets mounted by compose). */
-  API_KEYS_FILE: env.optionalString(),
-  ADMIN_API_KEY: env.optionalString(),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  /** Prefix of every Redis key this deployment owns (working memory, idempotency, queue). */
-  REDIS_PREFIX: z.string().default('hindsight'),
-  VECTOR_STORE: z.enum(['sqlite', 'qdrant']).default('sqlite'),
-  QDRANT_URL: env.optionalString(),
-  QDRANT_API_KEY: env.optionalString(),
-  QDRANT_COLLECTION_PREFIX: z.string().default('hindsight'),
-  /** The embedder service; unset → embed in process. */
-  EMBEDDER_URL: env.optionalString(),
-  EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
-  EMBEDDINGS_DIM: env.int(DEFAULT_BUILTIN_DIMENSION, 16, 8192),
-  EMBED_CACHE_SIZE: env.int(4096, 0),
-  EMBEDDINGS_BASE_URL: env.optionalString(),
-  EMBEDDINGS_MODEL: env.optionalString(),
-  EMBEDDINGS_API_KEY: env.optionalString(),
-  EMBEDDINGS_TIMEOUT_MS: env.int(10_000, 100),
-  MERGE_THRESHOLD: env.number(0.92, 0, 1),
-  CONTRADICTION_THRESHOLD: env.number(0.3, 0, 1),
-  DEFAULT_CONFIDENCE: env.number(0.9, 0, 1),
-  GUARD_INSTRUCTIONS: z.enum(['reject', 'quarantine']).default('reject'),
-  GUARD_RAW_DUMPS: z.enum(['reject', 'quarantine']).default('reject'),
-  RANK_SIMILARITY_WEIGHT: env.number(0.6, 0),
-  RANK_CONFIDENCE_WEIGHT: env.number(0.2, 0),
-  RANK_RECENCY_WEIGHT: env.number(0.2, 0),
-  RANK_RECENCY_DAYS: env.number(30, 0.001),
-  RANK_RRF_K: env.number(60, 1),
-  /** Weighted RRF: how much the dense list counts in the fusion. */
-  RANK_DENSE_WEIGHT: env.number(1, 0),
-  /** How much the keyword (BM25) list counts; unset → 1000 (keyword order decides) with the built-in embedder, 1 otherwise (see dependencies.ts). */
-  RANK_KEYWORD_WEIGHT: z.coerce.number().min(0).optional(),
-  /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
-  RANK_CATEGORY_WEIGHTS: z
-    .string()
-    .default('{"preference":1.2,"commitment":1.3,"decision":1.1}')
-    .transform((raw, ctx) => {
-      try {
-        const parsed = z.record(z.string(), z.number().min(0)).parse(JSON.parse(raw));
-        return parsed;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of category → non-negative number' });
-        return z.NEVER;
-      }
-    }),
-  SEARCH_DEADLINE_MS: env.int(3000, 1),
-  SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
-  BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
-  /** Requests per minute per API key; 0 turns the limit off. */
-  RATE_LIMIT_PER_MINUTE: env.int(6000, 0),
-  IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
-  /**
-   * Host headers `/mcp` answers (DNS-rebinding protection), comma-separated `host` or
-   * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.
-   */
-  MCP_ALLOWED_HOSTS: env.optionalString(),
-  /** Working memory: a session's turns expire this long after its last write. */
-  WORKING_TTL_SECONDS: env.int(7200, 60),
-  /** Consolidate a session this long after its last turn (debounced); 0 = only on end or size. */
-  SESSION_IDLE_SECONDS: env.int(1800, 0),
-  /** Consolidate as soon as this many turns wait in a session; 0 = no size trigger. */
-  WORKING_MAX_TURNS: env.int(200, 0),
-  /** Newest turns of the session searched by `/retrieve` with `session_id`. */
-  WORKING_SEARCH_TURNS: env.int(100, 1, 1000),
-  /** BullMQ queue of the hindsight jobs (its keys live under `<REDIS_PREFIX>:bull`). */
-  QUEUE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only').default('hindsight'),
-  /** Attempts and first backoff of consolidation jobs (later backoffs double). */
-  JOB_ATTEMPTS: env.int(5, 1, 50),
-  JOB_BACKOFF_MS: env.int(5000, 10),
-  /** Decay: archived memories are deleted this many days after archiving. */
-  ARCHIVE_RETENTION_DAYS: env.int(90, 1),
-  /** An OpenAI-compatible chat endpoint; when set with LLM_MODEL it judges contradictions on write. */
-  LLM_BASE_URL: env.optionalString(),
-  LLM_MODEL: env.optionalString(),
-  LLM_API_KEY: env.optionalString(),
-  LLM_TIMEOUT_MS: env.int(10_000, 100),
-}).superRefine((config, ctx) => {
-  // Cross-field rules: each names the variable to set, like the per-field problems.
-  if (config.VECTOR_STORE === 'qdrant' && config.QDRANT_URL === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['QDRANT_URL'], message: 'is required when VECTOR_STORE=qdrant (e.g. http://qdrant:6333)' });
-  }
-});
+export const MemoryApiEnv = z
+  .object({
+    HOST: z.string().default('127.0.0.1'),
+    PORT: env.port(8001),
+    LOG_LEVEL: env.logLevel(),
+    DATA_DIR: z.string().default('./data'),
+    /** `tenant:key,tenant:key`. */
+    API_KEYS: env.optionalString(),
+    /** A file with one `tenant:key` per line (secrets mounted by compose). */
+    API_KEYS_FILE: env.optionalString(),
+    ADMIN_API_KEY: env.optionalString(),
+    REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+    /** Prefix of every Redis key this deployment owns (working memory, idempotency, queue). */
+    REDIS_PREFIX: z.string().default('hindsight'),
+    VECTOR_STORE: z.enum(['sqlite', 'qdrant']).default('sqlite'),
+    QDRANT_URL: env.optionalString(),
+    QDRANT_API_KEY: env.optionalString(),
+    QDRANT_COLLECTION_PREFIX: z.string().default('hindsight'),
+    /** The embedder service; unset → embed in process. */
+    EMBEDDER_URL: env.optionalString(),
+    EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
+    EMBEDDINGS_DIM: env.int(DEFAULT_BUILTIN_DIMENSION, 16, 8192),
+    EMBED_CACHE_SIZE: env.int(4096, 0),
+    EMBEDDINGS_BASE_URL: env.optionalString(),
+    EMBEDDINGS_MODEL: env.optionalString(),
+    EMBEDDINGS_API_KEY: env.optionalString(),
+    EMBEDDINGS_TIMEOUT_MS: env.int(10_000, 100),
+    MERGE_THRESHOLD: env.number(0.92, 0, 1),
+    CONTRADICTION_THRESHOLD: env.number(0.3, 0, 1),
+    DEFAULT_CONFIDENCE: env.number(0.9, 0, 1),
+    GUARD_INSTRUCTIONS: z.enum(['reject', 'quarantine']).default('reject'),
+    GUARD_RAW_DUMPS: z.enum(['reject', 'quarantine']).default('reject'),
+    RANK_SIMILARITY_WEIGHT: env.number(0.6, 0),
+    RANK_CONFIDENCE_WEIGHT: env.number(0.2, 0),
+    RANK_RECENCY_WEIGHT: env.number(0.2, 0),
+    RANK_RECENCY_DAYS: env.number(30, 0.001),
+    RANK_RRF_K: env.number(60, 1),
+    /** Weighted RRF: how much the dense list counts in the fusion. */
+    RANK_DENSE_WEIGHT: env.number(1, 0),
+    /** How much the keyword (BM25) list counts; unset → 1000 (keyword order decides) with the built-in embedder, 1 otherwise (see dependencies.ts). */
+    RANK_KEYWORD_WEIGHT: z.coerce.number().min(0).optional(),
+    /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
+    RANK_CATEGORY_WEIGHTS: z
+      .string()
+      .default('{"preference":1.2,"commitment":1.3,"decision":1.1}')
+      .transform((raw, ctx) => {
+        try {
+          const parsed = z.record(z.string(), z.number().min(0)).parse(JSON.parse(raw));
+          return parsed;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object of category → non-negative number' });
+          return z.NEVER;
+        }
+      }),
+    SEARCH_DEADLINE_MS: env.int(3000, 1),
+    SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
+    BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
+    /** Requests per minute per API key; 0 turns the limit off. */
+    RATE_LIMIT_PER_MINUTE: env.int(6000, 0),
+    IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
+    /**
+     * Host headers `/mcp` answers (DNS-rebinding protection), comma-separated `host` or
+     * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.
+     */
+    MCP_ALLOWED_HOSTS: env.optionalString(),
+    /** Working memory: a session's turns expire this long after its last write. */
+    WORKING_TTL_SECONDS: env.int(7200, 60),
+    /** Consolidate a session this long after its last turn (debounced); 0 = only on end or size. */
+    SESSION_IDLE_SECONDS: env.int(1800, 0),
+    /** Consolidate as soon as this many turns wait in a session; 0 = no size trigger. */
+    WORKING_MAX_TURNS: env.int(200, 0),
+    /** Newest turns of the session searched by `/retrieve` with `session_id`. */
+    WORKING_SEARCH_TURNS: env.int(100, 1, 1000),
+    /** BullMQ queue of the hindsight jobs (its keys live under `<REDIS_PREFIX>:bull`). */
+    QUEUE_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('hindsight'),
+    /** Attempts and first backoff of consolidation jobs (later backoffs double). */
+    JOB_ATTEMPTS: env.int(5, 1, 50),
+    JOB_BACKOFF_MS: env.int(5000, 10),
+    /** Decay: archived memories are deleted this many days after archiving. */
+    ARCHIVE_RETENTION_DAYS: env.int(90, 1),
+    /** An OpenAI-compatible chat endpoint; when set with LLM_MODEL it judges contradictions on write. */
+    LLM_BASE_URL: env.optionalString(),
+    LLM_MODEL: env.optionalString(),
+    LLM_API_KEY: env.optionalString(),
+    LLM_TIMEOUT_MS: env.int(10_000, 100),
+  })
+  .superRefine((config, ctx) => {
+    // Cross-field rules: each names the variable to set, like the per-field problems.
+    if (config.VECTOR_STORE === 'qdrant' && config.QDRANT_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['QDRANT_URL'],
+        message: 'is required when VECTOR_STORE=qdrant (e.g. http://qdrant:6333)',
+      });
+    }
+  });
 
 export type MemoryApiConfig = ReturnType<typeof loadMemoryApiConfig>;
 

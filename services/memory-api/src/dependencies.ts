@@ -1,18 +1,17 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { ReadinessCheck } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
+import { createMetricsRegistry } from '@hindsight/metrics';
 import { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
+import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
 import { IdempotencyCache } from './adapters/redis/idempotency.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
-import { createMemoryService, type MemoryService } from './memory/service.ts';
 import { sourceWeightsFor } from './memory/ranking.ts';
-import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
-import { type HindsightDeps, openHindsight } from './working/wiring.ts';
-import { createMetricsRegistry } from '@hindsight/metrics';
+import { createMemoryService, type MemoryService } from './memory/service.ts';
 import {
   createMemoryApiMetrics,
   instrumentEmbedder,
@@ -20,6 +19,7 @@ import {
   instrumentStore,
   type MemoryApiMetrics,
 } from './observability/metrics.ts';
+import { type HindsightDeps, openHindsight } from './working/wiring.ts';
 
 /** Everything memory-api runs on, opened in order and closed in reverse. */
 export interface Dependencies {
@@ -57,34 +57,37 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     const hindsight = openHindsight(config, redis, embedder, log);
     closers.push(() => hindsight.queue.close());
 
-    const memory = instrumentMemoryService(createMemoryService({
-      store,
-      embedder,
-      judge: createContradictionJudge(config, new RuleContradictionJudge(), log),
-      write: {
-        mergeThreshold: config.MERGE_THRESHOLD,
-        contradictionThreshold: config.CONTRADICTION_THRESHOLD,
-        singleSourceModelConfidenceCap: 0.7,
-        defaultConfidence: config.DEFAULT_CONFIDENCE,
-      },
-      search: {
-        deadlineMs: config.SEARCH_DEADLINE_MS,
-        candidateFactor: config.SEARCH_CANDIDATE_FACTOR,
-        ranking: {
-          similarity: config.RANK_SIMILARITY_WEIGHT,
-          confidence: config.RANK_CONFIDENCE_WEIGHT,
-          recency: config.RANK_RECENCY_WEIGHT,
-          recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
-          rrfK: config.RANK_RRF_K,
-          categoryWeights: config.RANK_CATEGORY_WEIGHTS,
-          sourceWeights: sourceWeightsFor(rawEmbedder.model, config.RANK_DENSE_WEIGHT, config.RANK_KEYWORD_WEIGHT),
+    const memory = instrumentMemoryService(
+      createMemoryService({
+        store,
+        embedder,
+        judge: createContradictionJudge(config, new RuleContradictionJudge(), log),
+        write: {
+          mergeThreshold: config.MERGE_THRESHOLD,
+          contradictionThreshold: config.CONTRADICTION_THRESHOLD,
+          singleSourceModelConfidenceCap: 0.7,
+          defaultConfidence: config.DEFAULT_CONFIDENCE,
         },
-      },
-      guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
-      log,
-      session: hindsight.sessionSearch,
-      working: hindsight.sessions,
-    }), metrics);
+        search: {
+          deadlineMs: config.SEARCH_DEADLINE_MS,
+          candidateFactor: config.SEARCH_CANDIDATE_FACTOR,
+          ranking: {
+            similarity: config.RANK_SIMILARITY_WEIGHT,
+            confidence: config.RANK_CONFIDENCE_WEIGHT,
+            recency: config.RANK_RECENCY_WEIGHT,
+            recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
+            rrfK: config.RANK_RRF_K,
+            categoryWeights: config.RANK_CATEGORY_WEIGHTS,
+            sourceWeights: sourceWeightsFor(rawEmbedder.model, config.RANK_DENSE_WEIGHT, config.RANK_KEYWORD_WEIGHT),
+          },
+        },
+        guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
+        log,
+        session: hindsight.sessionSearch,
+        working: hindsight.sessions,
+      }),
+      metrics,
+    );
     return {
       memory,
       metrics,

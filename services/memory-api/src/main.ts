@@ -13,7 +13,10 @@ async function main(): Promise<void> {
 
   if (ApiKeys.fromConfig(config).open) {
     if (!isLoopbackHost(config.HOST)) {
-      log.fatal({ host: config.HOST }, 'refusing to listen on a non-loopback address without API keys: set API_KEYS (and ADMIN_API_KEY)');
+      log.fatal(
+        { host: config.HOST },
+        'refusing to listen on a non-loopback address without API keys: set API_KEYS (and ADMIN_API_KEY)',
+      );
       process.exit(78);
     }
     log.warn('no API keys configured: listening on loopback only, every caller is tenant "default"');

@@ -57,7 +57,11 @@ export class CommandContext {
   }
 
   client(): MemoryApiClient {
-    return new MemoryApiClient({ baseUrl: this.url, ...(this.apiKey ? { apiKey: this.apiKey } : {}), timeoutMs: 60_000 });
+    return new MemoryApiClient({
+      baseUrl: this.url,
+      ...(this.apiKey ? { apiKey: this.apiKey } : {}),
+      timeoutMs: 60_000,
+    });
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {

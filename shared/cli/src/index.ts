@@ -1,3 +1,3 @@
+export { DEFAULT_URL, EXIT } from './context.ts';
 export { runCli, USAGE } from './main.ts';
-export { EXIT, DEFAULT_URL } from './context.ts';
 export { createProgress, type Progress, type ProgressOptions } from './progress.ts';

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { evalCommand } from './commands/eval.ts';
 import {
   FORGET_OPTIONS,
@@ -6,13 +6,21 @@ import {
   LIST_OPTIONS,
   listCommand,
   SEARCH_OPTIONS,
-  searchCommand,
   STORE_OPTIONS,
+  searchCommand,
   storeCommand,
 } from './commands/memories.ts';
 import { STATS_OPTIONS, statsCommand } from './commands/stats.ts';
 import { EXPORT_OPTIONS, exportCommand, importCommand } from './commands/transfer.ts';
-import { CommandContext, EXIT, GLOBAL_OPTIONS, type GlobalValues, type Io, reportFailure, UsageError } from './context.ts';
+import {
+  CommandContext,
+  EXIT,
+  GLOBAL_OPTIONS,
+  type GlobalValues,
+  type Io,
+  reportFailure,
+  UsageError,
+} from './context.ts';
 
 export const USAGE = `hindsight — command line for the hindsight memory service
 
@@ -53,7 +61,12 @@ const COMMANDS: Record<string, Command> = {
   stats: { options: STATS_OPTIONS, positionals: false, run: (ctx, _p, v) => statsCommand(ctx, v) },
 };
 
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+const defaultIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+});
 
 /** Runs one CLI invocation and returns its exit status; never calls process.exit. */
 export async function runCli(argv: readonly string[], io: Io = defaultIo()): Promise<number> {

@@ -56,12 +56,18 @@ describe('hindsight CLI against a real memory-api', () => {
   });
 
   it('stores, searches and lists, in human and JSON form', async () => {
-    const stored = await hindsight(['store', 'The user is allergic to peanuts', '--user', 'cli-u1', '--type', 'fact', '--json'], env);
+    const stored = await hindsight(
+      ['store', 'The user is allergic to peanuts', '--user', 'cli-u1', '--type', 'fact', '--json'],
+      env,
+    );
     expect(stored.code).toBe(0);
     const { id, status } = JSON.parse(stored.stdout) as { id: string; status: string };
     expect(status).toBe('created');
 
-    const again = await hindsight(['store', 'The user is allergic to peanuts', '--user', 'cli-u1', '--type', 'fact'], env);
+    const again = await hindsight(
+      ['store', 'The user is allergic to peanuts', '--user', 'cli-u1', '--type', 'fact'],
+      env,
+    );
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`duplicate ${id}`);
 
@@ -116,7 +122,10 @@ describe('hindsight CLI against a real memory-api', () => {
   });
 
   it('exports NDJSON to a file and imports it back, skipping what is already there', async () => {
-    await hindsight(['store', 'Booked flights to Oslo for May', '--user', 'cli-u3', '--metadata', '{"trip":"oslo"}'], env);
+    await hindsight(
+      ['store', 'Booked flights to Oslo for May', '--user', 'cli-u3', '--metadata', '{"trip":"oslo"}'],
+      env,
+    );
     const file = join(dir, 'export.ndjson');
     const exported = await hindsight(['export', '--user', 'cli-u3', '--out', file], env);
     expect(exported.code).toBe(0);

@@ -65,13 +65,23 @@ export type DecayResult = z.infer<typeof DecayResult>;
  */
 export const SummarizePayload = z.union([
   z.object({ tenant: Id, user_id: Id }).strict(),
-  z.object({ recent_hours: z.number().int().min(1).max(24 * 31) }).strict(),
+  z
+    .object({
+      recent_hours: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 31),
+    })
+    .strict(),
 ]);
 export type SummarizePayload = z.infer<typeof SummarizePayload>;
 
 export const SummarizeResult = z.object({
   users: z.number().int(),
-  summaries: z.array(z.object({ tenant: z.string(), user_id: z.string(), memories: z.number().int(), chars: z.number().int() })),
+  summaries: z.array(
+    z.object({ tenant: z.string(), user_id: z.string(), memories: z.number().int(), chars: z.number().int() }),
+  ),
   duration_ms: z.number(),
 });
 export type SummarizeResult = z.infer<typeof SummarizeResult>;
@@ -88,7 +98,11 @@ export const JOBS = {
     result: ConsolidationResult,
     retry: { attempts: 5, backoff: { type: 'exponential', delay: 5_000 } },
   },
-  decay: { payload: DecayPayload, result: DecayResult, retry: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } } },
+  decay: {
+    payload: DecayPayload,
+    result: DecayResult,
+    retry: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } },
+  },
   summarize: {
     payload: SummarizePayload,
     result: SummarizeResult,

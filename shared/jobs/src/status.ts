@@ -1,7 +1,16 @@
 import { z } from 'zod';
 
 /** BullMQ job states as `GET /v1/jobs/:id` reports them. */
-export const JOB_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized', 'waiting-children', 'unknown'] as const;
+export const JOB_STATES = [
+  'waiting',
+  'active',
+  'completed',
+  'failed',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'unknown',
+] as const;
 
 /** What `GET /v1/jobs/:id` answers. */
 export const JobStatus = z.object({

@@ -4,15 +4,15 @@ import type {
   AppendTurnsResponse,
   EndSessionResponse,
   EraseUserResponse,
-  PutUserSummaryBody,
-  SessionTurns,
-  TurnInput,
-  UserSummary,
   ForgetRequest,
   MemoryInput,
   MemoryRecord,
+  PutUserSummaryBody,
   SearchRequest,
   SearchResponse,
+  SessionTurns,
+  TurnInput,
+  UserSummary,
   WriteResult,
 } from '@hindsight/memory-model';
 
@@ -60,7 +60,9 @@ export class MemoryApiClient {
     return this.request('GET', `/v1/memories/${encodeURIComponent(id)}`);
   }
 
-  list(query: Record<string, string | number | undefined> = {}): Promise<{ items: MemoryRecord[]; next_cursor: string | null }> {
+  list(
+    query: Record<string, string | number | undefined> = {},
+  ): Promise<{ items: MemoryRecord[]; next_cursor: string | null }> {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
     const suffix = params.size > 0 ? `?${params}` : '';
@@ -142,7 +144,9 @@ export class MemoryApiClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      throw new DependencyUnavailableError('memory-api', `${method} ${path} failed: ${describe(error)}`, { cause: error });
+      throw new DependencyUnavailableError('memory-api', `${method} ${path} failed: ${describe(error)}`, {
+        cause: error,
+      });
     }
     const text = await response.text();
     const parsed = text ? safeJson(text) : undefined;

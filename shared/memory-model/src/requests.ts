@@ -11,15 +11,13 @@ import {
   MAX_TOP_K,
 } from './limits.ts';
 import { MemoryRecord, Metadata, Source } from './record.ts';
-import { TimeRange } from './time-range.ts';
 import { Category, MemoryStatus, MemoryType, SOURCE_KINDS } from './taxonomy.ts';
+import { TimeRange } from './time-range.ts';
 
 const Id = z.string().min(1).max(128);
 const IsoTime = z.iso.datetime({ offset: true });
 
-export const Tags = z
-  .array(z.string().trim().min(1).max(MAX_TAG_LENGTH))
-  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
+export const Tags = z.array(z.string().trim().min(1).max(MAX_TAG_LENGTH)).max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
 export const BoundedMetadata = Metadata.refine(
   (m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES,
@@ -48,7 +46,12 @@ export const MemoryInput = z
     source: Source.extend({ kind: z.enum(SOURCE_KINDS) })
       .partial({ kind: true })
       .optional(),
-    ttl_seconds: z.number().int().min(1).max(30 * 86_400).optional(),
+    ttl_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400)
+      .optional(),
   })
   .strict();
 export type MemoryInput = z.infer<typeof MemoryInput>;

@@ -14,7 +14,10 @@ export type TurnRole = z.infer<typeof TurnRole>;
 export const TurnTool = z
   .object({ name: z.string().trim().min(1).max(128), input: z.unknown().optional(), result: z.unknown().optional() })
   .strict()
-  .refine((t) => Buffer.byteLength(JSON.stringify(t)) <= MAX_TOOL_BYTES, `tool must be at most ${MAX_TOOL_BYTES} bytes of JSON`);
+  .refine(
+    (t) => Buffer.byteLength(JSON.stringify(t)) <= MAX_TOOL_BYTES,
+    `tool must be at most ${MAX_TOOL_BYTES} bytes of JSON`,
+  );
 export type TurnTool = z.infer<typeof TurnTool>;
 
 /** One turn appended to a session's working memory (`POST /v1/sessions/:id/turns`). */
@@ -40,7 +43,8 @@ export const MAX_TURNS_PER_APPEND = 200;
  * A single turn is read as a batch of one, so errors name the field that is wrong.
  */
 export const AppendTurnsBody = z.preprocess(
-  (body) => (body !== null && typeof body === 'object' && !Array.isArray(body) && !('turns' in body) ? { turns: [body] } : body),
+  (body) =>
+    body !== null && typeof body === 'object' && !Array.isArray(body) && !('turns' in body) ? { turns: [body] } : body,
   z
     .object({
       turns: z
@@ -106,7 +110,11 @@ export type UserSummary = z.infer<typeof UserSummary>;
 
 export const PutUserSummaryBody = z
   .object({
-    content: z.string().trim().min(1).max(CONTENT_LIMITS.semantic, `a profile summary is at most ${CONTENT_LIMITS.semantic} characters`),
+    content: z
+      .string()
+      .trim()
+      .min(1)
+      .max(CONTENT_LIMITS.semantic, `a profile summary is at most ${CONTENT_LIMITS.semantic} characters`),
     source_memory_ids: z.array(Id).max(200).optional(),
   })
   .strict();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConsolidatePayload, ConsolidationResult } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
-import { MemoryApiError, type MemoryApiClient } from '@hindsight/memory-client';
+import { type MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 import type { MemoryInput, Turn, WriteResult } from '@hindsight/memory-model';
 import { guardExtraction } from '../extraction/guard.ts';
 import type { ExtractedItem, Extractor } from '../extraction/port.ts';
@@ -72,7 +72,12 @@ export async function consolidateSession(
 
   const checkpoint = await extractOnce(deps, session.turns, payload);
   const items = guardExtraction(checkpoint.items, new Set(session.turns.map((t) => t.id)));
-  Object.assign(result, { extracted: items.length, extractor: checkpoint.extractor, llm_calls: checkpoint.llm_calls, tokens: checkpoint.tokens });
+  Object.assign(result, {
+    extracted: items.length,
+    extractor: checkpoint.extractor,
+    llm_calls: checkpoint.llm_calls,
+    tokens: checkpoint.tokens,
+  });
 
   const byId = new Map(session.turns.map((t) => [t.id, t]));
   for (const item of items) {
@@ -102,7 +107,12 @@ export async function consolidateSession(
       occurred_at: last.timestamp,
       tags: ['hindsight', 'session-summary'],
       metadata: { turns: session.turns.length, items: items.length, through_seq: payload.through_seq },
-      source: { kind: 'consolidation', session_id: payload.session_id, turn_ids: session.turns.map((t) => t.id), extractor: checkpoint.extractor },
+      source: {
+        kind: 'consolidation',
+        session_id: payload.session_id,
+        turn_ids: session.turns.map((t) => t.id),
+        extractor: checkpoint.extractor,
+      },
     },
     `${jobId}.summary`,
   );
@@ -115,7 +125,11 @@ export async function consolidateSession(
   return result;
 }
 
-async function extractOnce(deps: ConsolidationDeps, turns: Turn[], payload: ConsolidatePayload): Promise<ExtractionCheckpoint> {
+async function extractOnce(
+  deps: ConsolidationDeps,
+  turns: Turn[],
+  payload: ConsolidatePayload,
+): Promise<ExtractionCheckpoint> {
   if (deps.checkpoint && deps.checkpoint.through_seq === payload.through_seq) return deps.checkpoint;
   const extraction = await deps.extractor.extract(turns, { sessionId: payload.session_id, userId: payload.user_id });
   // Guard before checkpointing, so a bad extraction is never reused by a retry.
@@ -138,7 +152,11 @@ async function writeItem(
   item: ExtractedItem,
   turns: Map<string, Turn>,
 ): Promise<WriteResult | 'rejected'> {
-  const occurred = item.turn_ids.map((id) => turns.get(id)?.timestamp).filter((t): t is string => t !== undefined).sort().at(-1);
+  const occurred = item.turn_ids
+    .map((id) => turns.get(id)?.timestamp)
+    .filter((t): t is string => t !== undefined)
+    .sort()
+    .at(-1);
   const input: MemoryInput = {
     content: item.value,
     query: item.query,
@@ -149,7 +167,12 @@ async function writeItem(
     confidence: item.confidence,
     tags: ['hindsight'],
     metadata: { key: item.key },
-    source: { kind: 'consolidation', session_id: payload.session_id, turn_ids: item.turn_ids, extractor: deps.extractor.name },
+    source: {
+      kind: 'consolidation',
+      session_id: payload.session_id,
+      turn_ids: item.turn_ids,
+      extractor: deps.extractor.name,
+    },
     ...(occurred ? { occurred_at: occurred } : {}),
   };
   // The same job writing the same item gets the first answer back on a retry: no duplicate, no double merge.

@@ -5,7 +5,8 @@ import { RuleExtractor } from './rules.ts';
 
 /** `EXTRACTOR=auto` uses the LLM when one is configured and the rules otherwise. */
 export function createExtractor(config: WorkerConfig): Extractor {
-  const wantsLlm = config.EXTRACTOR === 'llm' || (config.EXTRACTOR === 'auto' && config.LLM_BASE_URL && config.LLM_MODEL);
+  const wantsLlm =
+    config.EXTRACTOR === 'llm' || (config.EXTRACTOR === 'auto' && config.LLM_BASE_URL && config.LLM_MODEL);
   if (!wantsLlm || !config.LLM_BASE_URL || !config.LLM_MODEL) return new RuleExtractor();
   return new LlmExtractor({
     baseUrl: config.LLM_BASE_URL,

@@ -24,21 +24,28 @@ export function isDegenerate(text: string): boolean {
  */
 export function guardExtraction(raw: unknown[], knownTurnIds: ReadonlySet<string>): ExtractedItem[] {
   if (raw.length > MAX_ITEMS_PER_SESSION) {
-    throw new ExtractionError(`extractor produced ${raw.length} items, more than the ${MAX_ITEMS_PER_SESSION} a session may yield`);
+    throw new ExtractionError(
+      `extractor produced ${raw.length} items, more than the ${MAX_ITEMS_PER_SESSION} a session may yield`,
+    );
   }
   const byValue = new Map<string, ExtractedItem>();
   raw.forEach((candidate, index) => {
     const parsed = ExtractedItem.safeParse(candidate);
     if (!parsed.success) {
       const problem = parsed.error.issues[0];
-      throw new ExtractionError(`item ${index} is invalid: ${problem?.path.join('.') || 'item'}: ${problem?.message ?? 'invalid'}`);
+      throw new ExtractionError(
+        `item ${index} is invalid: ${problem?.path.join('.') || 'item'}: ${problem?.message ?? 'invalid'}`,
+      );
     }
     const item = parsed.data;
     if (isDegenerate(item.value) || isDegenerate(item.query)) {
-      throw new ExtractionError(`item ${index} is degenerate (repetitive text): ${JSON.stringify(item.value.slice(0, 80))}`);
+      throw new ExtractionError(
+        `item ${index} is degenerate (repetitive text): ${JSON.stringify(item.value.slice(0, 80))}`,
+      );
     }
     const unknown = item.turn_ids.filter((id) => !knownTurnIds.has(id));
-    if (unknown.length > 0) throw new ExtractionError(`item ${index} cites turns that are not in the session: ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      throw new ExtractionError(`item ${index} cites turns that are not in the session: ${unknown.join(', ')}`);
     const key = `${item.category}\u001f${item.value.toLowerCase()}`;
     const earlier = byValue.get(key);
     if (earlier) {

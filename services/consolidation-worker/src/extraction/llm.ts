@@ -2,7 +2,13 @@ import type { Turn } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { EXTRACTED_CATEGORIES, type Extraction, ExtractionBudgetError, ExtractionError, type Extractor } from './port.ts';
+import {
+  EXTRACTED_CATEGORIES,
+  type Extraction,
+  ExtractionBudgetError,
+  ExtractionError,
+  type Extractor,
+} from './port.ts';
 
 export interface LlmExtractorSettings {
   baseUrl: string;
@@ -66,7 +72,9 @@ export class LlmExtractor implements Extractor {
     for (const chunk of chunks) {
       const projected = tokens + estimateTokens(SYSTEM_PROMPT + chunk);
       if (projected > this.settings.maxTokens) {
-        throw new ExtractionBudgetError(`the session needs more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens} tokens`);
+        throw new ExtractionBudgetError(
+          `the session needs more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens} tokens`,
+        );
       }
       calls += 1;
       const completion = await this.client.chat.completions.create({
@@ -82,7 +90,9 @@ export class LlmExtractor implements Extractor {
       const text = completion.choices[0]?.message?.content ?? '';
       tokens += completion.usage?.total_tokens ?? estimateTokens(SYSTEM_PROMPT + chunk + text);
       if (tokens > this.settings.maxTokens) {
-        throw new ExtractionBudgetError(`the extraction spent ${tokens} tokens, more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens}`);
+        throw new ExtractionBudgetError(
+          `the extraction spent ${tokens} tokens, more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens}`,
+        );
       }
       items.push(...parseAnswer(text));
     }

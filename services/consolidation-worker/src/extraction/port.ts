@@ -2,7 +2,15 @@ import type { Turn } from '@hindsight/memory-model';
 import { z } from 'zod';
 
 /** Categories an extractor may produce (DESIGN §5 step 2). */
-export const EXTRACTED_CATEGORIES = ['preference', 'fact', 'decision', 'commitment', 'todo', 'lesson', 'error'] as const;
+export const EXTRACTED_CATEGORIES = [
+  'preference',
+  'fact',
+  'decision',
+  'commitment',
+  'todo',
+  'lesson',
+  'error',
+] as const;
 
 export const VALUE_MAX_CHARS = 200;
 export const VALUE_MIN_CHARS = 8;
@@ -19,7 +27,10 @@ export const ExtractedItem = z
     query: z.string().trim().min(3).max(300),
     value: z.string().trim().min(VALUE_MIN_CHARS).max(VALUE_MAX_CHARS),
     confidence: z.number().min(0).max(1),
-    turn_ids: z.array(z.string().regex(/^t\d+$/)).min(1).max(50),
+    turn_ids: z
+      .array(z.string().regex(/^t\d+$/))
+      .min(1)
+      .max(50),
   })
   .strict();
 export type ExtractedItem = z.infer<typeof ExtractedItem>;

@@ -1,5 +1,5 @@
 import type { Turn } from '@hindsight/memory-model';
-import type { ExtractedItem, Extraction, ExtractionContext, Extractor } from './port.ts';
+import type { ExtractedItem, Extraction, Extractor } from './port.ts';
 
 /** What one rule makes of a sentence (provenance and confidence are added around it). */
 interface Finding {
@@ -15,7 +15,7 @@ interface Rule {
 }
 
 /** A captured object ends at a clause boundary. */
-const OBJECT = String.raw`([^,.;!?，。；！？]+?)`;
+const OBJECT = '([^,.;!?，。；！？]+?)';
 const END = String.raw`(?=\s*(?:[,.;!?，。；！？]|\band\b|\bbut\b|\bso\b|\bbecause\b|$))`;
 const ZH_OBJECT = '([^，。；！？,.;!?]{1,20}?)';
 const ZH_END = '(?=[，。；！？,.;!?]|$)';
@@ -35,18 +35,30 @@ function thirdPerson(text: string): string {
 }
 
 function slug(text: string): string {
-  const ascii = text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const ascii = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (ascii || [...text].slice(0, 8).join('')).slice(0, 40);
 }
 
-const clean = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').replace(/^(?:a|an|the)\s+/i, '').trim();
+const clean = (text: string | undefined) =>
+  (text ?? '')
+    .replace(/\s+/g, ' ')
+    .replace(/^(?:a|an|the)\s+/i, '')
+    .trim();
 
 /** "I like it": the object is a pronoun, so there is nothing to remember without the context. */
 const PRONOUN_OBJECT = /^(?:it|that|this|them|those|these|you|him|her|one|so|too)\b/i;
 
 function attitude(thing: string, value: string): Finding | undefined {
   if (PRONOUN_OBJECT.test(thing)) return undefined;
-  return { category: 'preference', key: `preference.${slug(thing)}`, query: `How does the user feel about ${thing}?`, value };
+  return {
+    category: 'preference',
+    key: `preference.${slug(thing)}`,
+    query: `How does the user feel about ${thing}?`,
+    value,
+  };
 }
 
 const ENGLISH_RULES: Rule[] = [
@@ -75,7 +87,9 @@ const ENGLISH_RULES: Rule[] = [
     },
   },
   {
-    pattern: en(String.raw`\bi(?:'m| am) (lactose intolerant|gluten intolerant|diabetic|celiac|vegan|vegetarian|pescatarian|pregnant)\b`),
+    pattern: en(
+      String.raw`\bi(?:'m| am) (lactose intolerant|gluten intolerant|diabetic|celiac|vegan|vegetarian|pescatarian|pregnant)\b`,
+    ),
     build: (m) => ({
       category: 'fact',
       key: `health.${slug(m[1] as string)}`,
@@ -84,7 +98,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\bi have (diabetes|asthma|celiac disease|high blood pressure|hypertension|migraines|a heart condition)\b`),
+    pattern: en(
+      String.raw`\bi have (diabetes|asthma|celiac disease|high blood pressure|hypertension|migraines|a heart condition)\b`,
+    ),
     build: (m) => ({
       category: 'fact',
       key: `health.${slug(m[1] as string)}`,
@@ -93,7 +109,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\bi(?:'ve| have)?\s+(?:quit|stopped|given up|gave up)\s+(?:drinking |eating |using |smoking )?${OBJECT}${END}`),
+    pattern: en(
+      String.raw`\bi(?:'ve| have)?\s+(?:quit|stopped|given up|gave up)\s+(?:drinking |eating |using |smoking )?${OBJECT}${END}`,
+    ),
     build: (m) => {
       const thing = clean(m[1]);
       return attitude(thing, `The user has quit ${thing}.`);
@@ -130,7 +148,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\b(?:please\s+)?(?:always\s+)?(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers?|responses?|replies|explanations?)\s+(short|brief|concise|detailed|simple|formal|casual|friendly)${OBJECT}?${END}`),
+    pattern: en(
+      String.raw`\b(?:please\s+)?(?:always\s+)?(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers?|responses?|replies|explanations?)\s+(short|brief|concise|detailed|simple|formal|casual|friendly)${OBJECT}?${END}`,
+    ),
     build: (m, sentence) => ({
       category: 'preference',
       key: 'preference.answer_style',
@@ -139,7 +159,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\bplease (?:always )?(?:answer|reply|respond|write|talk to me)\s+(in|with|using)\s+${OBJECT}${END}`),
+    pattern: en(
+      String.raw`\bplease (?:always )?(?:answer|reply|respond|write|talk to me)\s+(in|with|using)\s+${OBJECT}${END}`,
+    ),
     build: (m) => ({
       category: 'preference',
       key: 'preference.answer_style',
@@ -186,7 +208,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\bi(?:'m| am) in (?:the\s+)?((?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::\d\d)?|[A-Z]{2,5}) time ?zone\b`),
+    pattern: en(
+      String.raw`\bi(?:'m| am) in (?:the\s+)?((?:UTC|GMT)\s?[+-]\s?\d{1,2}(?::\d\d)?|[A-Z]{2,5}) time ?zone\b`,
+    ),
     build: (m) => ({
       category: 'fact',
       key: 'identity.timezone',
@@ -213,7 +237,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\bi(?:'m| am) an?\s+([a-z -]{0,30}?(?:engineer|developer|programmer|teacher|nurse|doctor|designer|manager|student|lawyer|writer|scientist|accountant|chef|researcher|consultant))\b`),
+    pattern: en(
+      String.raw`\bi(?:'m| am) an?\s+([a-z -]{0,30}?(?:engineer|developer|programmer|teacher|nurse|doctor|designer|manager|student|lawyer|writer|scientist|accountant|chef|researcher|consultant))\b`,
+    ),
     build: (m) => ({
       category: 'fact',
       key: 'identity.job',
@@ -240,7 +266,9 @@ const ENGLISH_RULES: Rule[] = [
     }),
   },
   {
-    pattern: en(String.raw`\b(?:please\s+)?(?:remind me|don't let me forget)\s+(?:to\s+|about\s+|that\s+)?([^.;!?。！？]+)`),
+    pattern: en(
+      String.raw`\b(?:please\s+)?(?:remind me|don't let me forget)\s+(?:to\s+|about\s+|that\s+)?([^.;!?。！？]+)`,
+    ),
     build: (m) => {
       const what = thirdPerson(clean(m[1]));
       return {
@@ -268,7 +296,8 @@ const ENGLISH_RULES: Rule[] = [
     build: (m) => {
       const what = thirdPerson(clean(m[1]));
       // "I need to go now" is leaving, not a task.
-      if (/^(go|leave|run|sleep|eat|think|check|say|ask)\b/i.test(what) && what.split(' ').length <= 3) return undefined;
+      if (/^(go|leave|run|sleep|eat|think|check|say|ask)\b/i.test(what) && what.split(' ').length <= 3)
+        return undefined;
       return {
         category: 'todo',
         key: `todo.${slug(what.split(' ').slice(0, 4).join(' '))}`,
@@ -316,18 +345,35 @@ const CHINESE_RULES: Rule[] = [
   },
   {
     pattern: zh('我(?:是素食者|吃素|只吃素)'),
-    build: () => ({ category: 'fact', key: 'health.vegetarian', query: '用户有哪些饮食限制？', value: '用户吃素，推荐餐厅或菜谱时只推荐素食。' }),
+    build: () => ({
+      category: 'fact',
+      key: 'health.vegetarian',
+      query: '用户有哪些饮食限制？',
+      value: '用户吃素，推荐餐厅或菜谱时只推荐素食。',
+    }),
   },
   {
     pattern: zh(`我(?:已经)?(?:戒了|戒掉了|不再(?:喝|吃|用)?)${ZH_OBJECT}${ZH_END}`),
-    build: (m) => ({ category: 'preference', key: `preference.${slug(m[1] as string)}`, query: `用户对${m[1]}的态度是什么？`, value: `用户已经戒了${m[1]}，不要再向用户推荐${m[1]}。` }),
+    build: (m) => ({
+      category: 'preference',
+      key: `preference.${slug(m[1] as string)}`,
+      query: `用户对${m[1]}的态度是什么？`,
+      value: `用户已经戒了${m[1]}，不要再向用户推荐${m[1]}。`,
+    }),
   },
   {
     pattern: zh(`我(?:很|非常|特别|真的)?(?:不喜欢|讨厌|不爱|受不了)${ZH_OBJECT}${ZH_END}`),
-    build: (m) => ({ category: 'preference', key: `preference.${slug(m[1] as string)}`, query: `用户对${m[1]}的态度是什么？`, value: `用户不喜欢${m[1]}，尽量不要推荐。` }),
+    build: (m) => ({
+      category: 'preference',
+      key: `preference.${slug(m[1] as string)}`,
+      query: `用户对${m[1]}的态度是什么？`,
+      value: `用户不喜欢${m[1]}，尽量不要推荐。`,
+    }),
   },
   {
-    pattern: zh(`(?:请|麻烦)?(?:你)?(?:的)?(?:回答|回复|答案)(?:尽量|要|请|都)?(?:保持)?(简短|简洁|简单|短一点|短一些|详细|正式)`),
+    pattern: zh(
+      `(?:请|麻烦)?(?:你)?(?:的)?(?:回答|回复|答案)(?:尽量|要|请|都)?(?:保持)?(简短|简洁|简单|短一点|短一些|详细|正式)`,
+    ),
     build: (m, sentence) => ({
       category: 'preference',
       key: 'preference.answer_style',
@@ -346,39 +392,81 @@ const CHINESE_RULES: Rule[] = [
   },
   {
     pattern: zh(`我(?:最|很|非常|特别|真的)?(?:喜欢|爱|偏爱|爱喝|爱吃)${ZH_OBJECT}${ZH_END}`),
-    build: (m) => ({ category: 'preference', key: `preference.${slug(m[1] as string)}`, query: `用户对${m[1]}的态度是什么？`, value: `用户喜欢${m[1]}。` }),
+    build: (m) => ({
+      category: 'preference',
+      key: `preference.${slug(m[1] as string)}`,
+      query: `用户对${m[1]}的态度是什么？`,
+      value: `用户喜欢${m[1]}。`,
+    }),
   },
   {
     pattern: zh(`(?:我叫|我的名字是|我的名字叫)${ZH_OBJECT}${ZH_END}`),
-    build: (m) => ({ category: 'fact', key: 'identity.name', query: '用户叫什么名字？', value: `用户的名字是${m[1]}。` }),
+    build: (m) => ({
+      category: 'fact',
+      key: 'identity.name',
+      query: '用户叫什么名字？',
+      value: `用户的名字是${m[1]}。`,
+    }),
   },
   {
     pattern: zh(`我的时区是${ZH_OBJECT}${ZH_END}`),
-    build: (m) => ({ category: 'fact', key: 'identity.timezone', query: '用户在哪个时区？', value: `用户的时区是${m[1]}。` }),
+    build: (m) => ({
+      category: 'fact',
+      key: 'identity.timezone',
+      query: '用户在哪个时区？',
+      value: `用户的时区是${m[1]}。`,
+    }),
   },
   {
     pattern: zh(`我(?:住在|搬到了|搬到)${ZH_OBJECT}${ZH_END}`),
     build: (m) => ({ category: 'fact', key: 'identity.location', query: '用户住在哪里？', value: `用户住在${m[1]}。` }),
   },
   {
-    pattern: zh('我是(?:一名|一个|一位)?([^，。；！？,.;!?]{0,10}?(?:工程师|程序员|老师|医生|护士|设计师|经理|学生|律师|作家|会计|研究员))'),
-    build: (m) => ({ category: 'fact', key: 'identity.job', query: '用户的职业是什么？', value: `用户的职业是${m[1]}。` }),
+    pattern: zh(
+      '我是(?:一名|一个|一位)?([^，。；！？,.;!?]{0,10}?(?:工程师|程序员|老师|医生|护士|设计师|经理|学生|律师|作家|会计|研究员))',
+    ),
+    build: (m) => ({
+      category: 'fact',
+      key: 'identity.job',
+      query: '用户的职业是什么？',
+      value: `用户的职业是${m[1]}。`,
+    }),
   },
   {
     pattern: zh('我(?:们)?(?:已经)?决定(?:了)?([^。；！？.;!?]{2,60})'),
-    build: (m) => ({ category: 'decision', key: `decision.${slug(m[1] as string)}`, query: '用户做了什么决定？', value: `用户决定${m[1]}。` }),
+    build: (m) => ({
+      category: 'decision',
+      key: `decision.${slug(m[1] as string)}`,
+      query: '用户做了什么决定？',
+      value: `用户决定${m[1]}。`,
+    }),
   },
   {
     pattern: zh('(?:请|记得)?提醒我([^。；！？.;!?]{2,60})'),
-    build: (m) => ({ category: 'commitment', key: `commitment.${slug(m[1] as string)}`, query: '用户要求提醒什么事？', value: `用户请求提醒：${m[1]}。` }),
+    build: (m) => ({
+      category: 'commitment',
+      key: `commitment.${slug(m[1] as string)}`,
+      query: '用户要求提醒什么事？',
+      value: `用户请求提醒：${m[1]}。`,
+    }),
   },
   {
     pattern: zh('我(?:答应|保证|承诺)(?:了)?(?:会)?([^。；！？.;!?]{2,60})'),
-    build: (m) => ({ category: 'commitment', key: `commitment.${slug(m[1] as string)}`, query: '用户承诺了什么？', value: `用户承诺${m[1]}。` }),
+    build: (m) => ({
+      category: 'commitment',
+      key: `commitment.${slug(m[1] as string)}`,
+      query: '用户承诺了什么？',
+      value: `用户承诺${m[1]}。`,
+    }),
   },
   {
     pattern: zh('(?:我(?:需要|得|必须|要记得)|待办[:：])([^。；！？.;!?]{3,60})'),
-    build: (m) => ({ category: 'todo', key: `todo.${slug(m[1] as string)}`, query: '用户还有什么事情要做？', value: `用户需要${m[1]}。` }),
+    build: (m) => ({
+      category: 'todo',
+      key: `todo.${slug(m[1] as string)}`,
+      query: '用户还有什么事情要做？',
+      value: `用户需要${m[1]}。`,
+    }),
   },
   {
     pattern: zh('^(?:其实|实际上|不对|更正|说错了)[，,：:]?\\s*([^?？]{2,80})'),

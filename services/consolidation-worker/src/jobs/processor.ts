@@ -10,7 +10,11 @@ import {
 import type { Logger } from '@hindsight/logger';
 import type { MemoryApiClient } from '@hindsight/memory-client';
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
-import { consolidateSession, type ExtractionCheckpoint, SessionMismatchError } from '../consolidation/consolidate-session.ts';
+import {
+  consolidateSession,
+  type ExtractionCheckpoint,
+  SessionMismatchError,
+} from '../consolidation/consolidate-session.ts';
 import { ExtractionBudgetError, type Extractor } from '../extraction/port.ts';
 import { runSummarize } from '../maintenance/summarize.ts';
 import type { WorkerMetrics } from '../metrics.ts';
@@ -27,7 +31,11 @@ export interface ProcessorDeps {
 
 /** Inputs that no retry can fix; BullMQ fails them at once instead of backing off. */
 function isUnrecoverable(error: unknown): boolean {
-  return error instanceof InvalidJobPayloadError || error instanceof SessionMismatchError || error instanceof ExtractionBudgetError;
+  return (
+    error instanceof InvalidJobPayloadError ||
+    error instanceof SessionMismatchError ||
+    error instanceof ExtractionBudgetError
+  );
 }
 
 /**
@@ -79,7 +87,10 @@ async function run(deps: ProcessorDeps, name: JobName, job: Job): Promise<unknow
     case 'summarize': {
       const payload = parsePayload('summarize', job.data);
       return runSummarize(
-        { apiFor: (tenant) => deps.apiFor(tenant), recentlyConsolidated: (hours) => recentlyConsolidated(deps.queue, hours) },
+        {
+          apiFor: (tenant) => deps.apiFor(tenant),
+          recentlyConsolidated: (hours) => recentlyConsolidated(deps.queue, hours),
+        },
         payload,
       );
     }
@@ -88,7 +99,12 @@ async function run(deps: ProcessorDeps, name: JobName, job: Job): Promise<unknow
 
 function checkpointOf(job: Job): { checkpoint?: ExtractionCheckpoint } {
   const progress = job.progress as Partial<ExtractionCheckpoint> | number | undefined;
-  if (progress && typeof progress === 'object' && Array.isArray(progress.items) && typeof progress.through_seq === 'number') {
+  if (
+    progress &&
+    typeof progress === 'object' &&
+    Array.isArray(progress.items) &&
+    typeof progress.through_seq === 'number'
+  ) {
     return { checkpoint: progress as ExtractionCheckpoint };
   }
   return {};
@@ -119,7 +135,8 @@ async function recentlyConsolidated(queue: Queue, hours: number): Promise<Array<
       }
       if (job.name !== 'consolidate') continue;
       const data = job.data as { tenant?: string; user_id?: string };
-      if (data.tenant && data.user_id) seen.set(`${data.tenant}\u001f${data.user_id}`, { tenant: data.tenant, userId: data.user_id });
+      if (data.tenant && data.user_id)
+        seen.set(`${data.tenant}\u001f${data.user_id}`, { tenant: data.tenant, userId: data.user_id });
     }
     if (jobs.length < page || older) break;
   }

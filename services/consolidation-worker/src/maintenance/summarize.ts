@@ -32,7 +32,10 @@ function rank(category: string): number {
 }
 
 /** Rewrites one user's profile summary from their semantic memories (through memory-api). */
-export async function summarizeUser(api: MemoryApiClient, userId: string): Promise<{ memories: number; chars: number }> {
+export async function summarizeUser(
+  api: MemoryApiClient,
+  userId: string,
+): Promise<{ memories: number; chars: number }> {
   const memories: MemoryRecord[] = [];
   let cursor: string | undefined;
   do {
@@ -54,7 +57,10 @@ export interface SummarizeDeps {
 
 export async function runSummarize(deps: SummarizeDeps, payload: SummarizePayload): Promise<SummarizeResult> {
   const started = performance.now();
-  const users = 'recent_hours' in payload ? await deps.recentlyConsolidated(payload.recent_hours) : [{ tenant: payload.tenant, userId: payload.user_id }];
+  const users =
+    'recent_hours' in payload
+      ? await deps.recentlyConsolidated(payload.recent_hours)
+      : [{ tenant: payload.tenant, userId: payload.user_id }];
   const summaries: SummarizeResult['summaries'] = [];
   for (const { tenant, userId } of users) {
     const outcome = await summarizeUser(deps.apiFor(tenant), userId);

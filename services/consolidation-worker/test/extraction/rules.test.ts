@@ -71,7 +71,14 @@ describe('rule extractor', () => {
 });
 
 describe('extraction guard', () => {
-  const item = { category: 'fact', key: 'k', query: 'What?', value: 'The user is allergic to peanuts.', confidence: 0.8, turn_ids: ['t1'] };
+  const item = {
+    category: 'fact',
+    key: 'k',
+    query: 'What?',
+    value: 'The user is allergic to peanuts.',
+    confidence: 0.8,
+    turn_ids: ['t1'],
+  };
 
   it('merges exact repeats and keeps their provenance', () => {
     const items = guardExtraction([item, { ...item, turn_ids: ['t2'] }], new Set(['t1', 't2']));

@@ -99,7 +99,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         await new Promise((r) => setTimeout(r, 200));
       }
       const output = workers.map((w) => w.output()).join('\n---\n');
-      throw new Error(`job ${jobId} not ${states.join('/')} within ${timeoutMs} ms (last: ${JSON.stringify(last)})\n${output}`);
+      throw new Error(
+        `job ${jobId} not ${states.join('/')} within ${timeoutMs} ms (last: ${JSON.stringify(last)})\n${output}`,
+      );
     },
     async close() {
       for (const worker of workers) await worker.stop('SIGTERM');

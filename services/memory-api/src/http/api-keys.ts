@@ -17,7 +17,11 @@ export class ApiKeys {
     this.admin = adminKey ? Buffer.from(adminKey) : undefined;
   }
 
-  static fromConfig(config: { API_KEYS?: string | undefined; API_KEYS_FILE?: string | undefined; ADMIN_API_KEY?: string | undefined }): ApiKeys {
+  static fromConfig(config: {
+    API_KEYS?: string | undefined;
+    API_KEYS_FILE?: string | undefined;
+    ADMIN_API_KEY?: string | undefined;
+  }): ApiKeys {
     const lines = [
       ...(config.API_KEYS ?? '').split(','),
       ...(config.API_KEYS_FILE ? readFileSync(config.API_KEYS_FILE, 'utf8').split('\n') : []),

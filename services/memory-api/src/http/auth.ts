@@ -27,7 +27,8 @@ export function registerAuth(app: FastifyInstance, keys: ApiKeys): void {
     if (access === 'public') return;
     const key = bearerKey(request.headers) ?? '';
     if (access === 'admin') {
-      if (!key && !keys.open) throw new UnauthorizedError('this route needs the admin key: "Authorization: Bearer <ADMIN_API_KEY>"');
+      if (!key && !keys.open)
+        throw new UnauthorizedError('this route needs the admin key: "Authorization: Bearer <ADMIN_API_KEY>"');
       if (!keys.isAdmin(key)) throw new ForbiddenError('this route needs the admin key');
       request.tenant = keys.tenantFor(key) ?? '';
       return;

@@ -81,7 +81,12 @@ export async function runDecay(
           next.status = 'archived';
           next.decay_weight = weight;
           next.updated_at = at;
-          next.history.push({ at, action: 'archived', content: record.content, note: `decay weight ${weight} below ${settings.archiveBelow}` });
+          next.history.push({
+            at,
+            action: 'archived',
+            content: record.content,
+            note: `decay weight ${weight} below ${settings.archiveBelow}`,
+          });
           updates.push({ record: next });
           result.archived += 1;
         } else if (Math.abs(weight - record.decay_weight) >= REWEIGHT_EPSILON) {

@@ -18,7 +18,10 @@ export function contextLine(item: ContextItem): string {
  * Takes items best-first while their lines fit the token budget. Returns how many
  * fit and whether anything was cut.
  */
-export function fitToBudget<T extends ContextItem>(items: readonly T[], budget: number): { kept: T[]; truncated: boolean } {
+export function fitToBudget<T extends ContextItem>(
+  items: readonly T[],
+  budget: number,
+): { kept: T[]; truncated: boolean } {
   const kept: T[] = [];
   let spent = 0;
   for (const item of items) {

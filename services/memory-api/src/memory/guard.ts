@@ -19,13 +19,22 @@ export type GuardVerdict =
   | { kind: 'reject' | 'quarantine'; reason: string; content: string; redactions: string[] };
 
 const INSTRUCTION_PATTERNS: Array<[RegExp, string]> = [
-  [/\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|your)\b.{0,30}\b(instructions?|prompts?|rules?|directives?|guidelines?)\b/i, 'tries to override instructions'],
+  [
+    /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|your)\b.{0,30}\b(instructions?|prompts?|rules?|directives?|guidelines?)\b/i,
+    'tries to override instructions',
+  ],
   [/\b(system prompt|system message|developer message)\b/i, 'mentions the system prompt'],
   [/^\s*(system|assistant|developer)\s*:/im, 'contains a role marker'],
   [/<\|?(im_start|im_end|system|endoftext)\|?>|\[\/?INST\]|<<SYS>>/i, 'contains chat-template tokens'],
-  [/\byou (must|will|should) (now )?(always|never)\b.{0,80}\b(respond|answer|reply|say|obey|follow)\b/i, 'dictates future model behaviour'],
+  [
+    /\byou (must|will|should) (now )?(always|never)\b.{0,80}\b(respond|answer|reply|say|obey|follow)\b/i,
+    'dictates future model behaviour',
+  ],
   [/\b(new|updated) instructions?\s*:/i, 'contains new instructions'],
-  [/"(tool_calls?|function_call)"\s*:|"role"\s*:\s*"(system|assistant|tool)"/i, 'contains a tool-call or chat-message JSON blob'],
+  [
+    /"(tool_calls?|function_call)"\s*:|"role"\s*:\s*"(system|assistant|tool)"/i,
+    'contains a tool-call or chat-message JSON blob',
+  ],
   [/忽略(之前|以上|先前|所有)的?(指令|指示|提示|规则)|系统提示(词)?/, 'tries to override instructions'],
 ];
 
@@ -58,13 +67,19 @@ export function guardContent(content: string, layer: Layer, policy: GuardPolicy)
 
   for (const [pattern, reason] of INSTRUCTION_PATTERNS) {
     if (pattern.test(redacted)) {
-      return { kind: policy.instructions, reason: `instruction-like content: ${reason}`, content: redacted, redactions };
+      return {
+        kind: policy.instructions,
+        reason: `instruction-like content: ${reason}`,
+        content: redacted,
+        redactions,
+      };
     }
   }
   if (layer === 'semantic' && looksLikeRawDump(redacted)) {
     return {
       kind: policy.rawDumps,
-      reason: 'raw JSON or log dump sent as semantic memory: store a distilled statement instead, or use the episodic layer',
+      reason:
+        'raw JSON or log dump sent as semantic memory: store a distilled statement instead, or use the episodic layer',
       content: redacted,
       redactions,
     };
@@ -79,7 +94,9 @@ function looksLikeRawDump(text: string): boolean {
     return true;
   }
   const lines = trimmed.split('\n');
-  const logLines = lines.filter((l) => /^\s*(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[?(INFO|WARN|ERROR|DEBUG)\]?\b)/.test(l));
+  const logLines = lines.filter((l) =>
+    /^\s*(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\[?(INFO|WARN|ERROR|DEBUG)\]?\b)/.test(l),
+  );
   if (lines.length >= 3 && logLines.length / lines.length > 0.5) return true;
   const symbols = (trimmed.match(/[{}[\]":,<>=;]/g) ?? []).length;
   return symbols / trimmed.length > 0.2;

@@ -11,7 +11,7 @@ import {
   searchableText,
   splitMemoryTypes,
 } from '@hindsight/memory-model';
-import { guardContent, type GuardPolicy } from './guard.ts';
+import { type GuardPolicy, guardContent } from './guard.ts';
 import { DuplicateContentError, type MemoryFilter, type MemoryStore, type Page } from './store-port.ts';
 
 /** Reading, editing, restoring and forgetting individual memories (not the write/read paths). */
@@ -97,7 +97,12 @@ export async function patchMemory(
 }
 
 /** Brings an archived, superseded or quarantined memory back into search. */
-export async function restoreMemory(deps: ManageDeps, tenant: string, id: string, now = Date.now()): Promise<MemoryRecord> {
+export async function restoreMemory(
+  deps: ManageDeps,
+  tenant: string,
+  id: string,
+  now = Date.now(),
+): Promise<MemoryRecord> {
   const current = await getMemory(deps, tenant, id);
   if (current.status === 'active') return current;
   const next = structuredClone(current);

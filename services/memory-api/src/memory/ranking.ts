@@ -43,10 +43,14 @@ export function reciprocalRankFusion(
   weights: readonly number[] = [],
 ): Map<string, number> {
   const fused = new Map<string, number>();
-  const used = lists.map((list, i) => ({ list, weight: weights[i] ?? 1 })).filter((l) => l.list.length > 0 && l.weight > 0);
+  const used = lists
+    .map((list, i) => ({ list, weight: weights[i] ?? 1 }))
+    .filter((l) => l.list.length > 0 && l.weight > 0);
   if (used.length === 0) return fused;
   for (const { list, weight } of used) {
-    list.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + weight / (k + rank + 1)));
+    list.forEach((id, rank) => {
+      fused.set(id, (fused.get(id) ?? 0) + weight / (k + rank + 1));
+    });
   }
   const best = used.reduce((sum, l) => sum + l.weight, 0) / (k + 1);
   for (const [id, score] of fused) fused.set(id, score / best);

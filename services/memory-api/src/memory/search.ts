@@ -11,7 +11,7 @@ import {
 } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
-import { finalScore, type RankingWeights, reciprocalRankFusion, recencyWeight } from './ranking.ts';
+import { finalScore, type RankingWeights, recencyWeight, reciprocalRankFusion } from './ranking.ts';
 import type { Candidate, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
 
@@ -48,7 +48,11 @@ const TIMED_OUT = Symbol('timed out');
  * fetched in parallel under the same filters, fused with RRF, reranked, cut to
  * the token budget, and answered before the deadline with whatever is ready.
  */
-export async function searchMemories(deps: SearchDeps, tenant: string, request: SearchRequest): Promise<SearchResponse> {
+export async function searchMemories(
+  deps: SearchDeps,
+  tenant: string,
+  request: SearchRequest,
+): Promise<SearchResponse> {
   const started = performance.now();
   const now = Date.now();
   const deadline = started + (request.deadline_ms ?? deps.settings.deadlineMs);
@@ -142,7 +146,13 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
       confidence: 1,
     };
     const score = finalScore(
-      { relevance: fused.get(hit.id) ?? 0, confidence: 1, recency: scores.recency, category: hit.category, decayWeight: 1 },
+      {
+        relevance: fused.get(hit.id) ?? 0,
+        confidence: 1,
+        recency: scores.recency,
+        category: hit.category,
+        decayWeight: 1,
+      },
       ranking,
     );
     hits.push({ ...hit, scores, score: round(score), supersededBy: null });
@@ -152,14 +162,20 @@ export async function searchMemories(deps: SearchDeps, tenant: string, request: 
   // before recency, or deep ranks would be reshuffled by date.
   hits.sort(
     (a, b) =>
-      b.score - a.score || (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0) || b.occurred_at.localeCompare(a.occurred_at),
+      b.score - a.score ||
+      (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0) ||
+      b.occurred_at.localeCompare(a.occurred_at),
   );
   const top = hits.slice(0, request.top_k);
   // The rank does not depend on it, so the cosine of keyword-only candidates is looked up for the
   // returned few only (each lookup reads a vector back out of the index).
   const missingSimilarity = top.filter((h) => h.layer !== 'working' && !similarity.has(h.id));
   if (queryVector && missingSimilarity.length > 0) {
-    const looked = await deps.store.similarities(tenant, missingSimilarity.map((h) => h.id), queryVector);
+    const looked = await deps.store.similarities(
+      tenant,
+      missingSimilarity.map((h) => h.id),
+      queryVector,
+    );
     for (const hit of missingSimilarity) hit.scores.similarity = round(looked.get(hit.id) ?? 0);
   }
   const { kept, truncated } = fitToBudget(

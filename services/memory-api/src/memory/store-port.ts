@@ -89,7 +89,12 @@ export interface MemoryStore {
   commit(batch: WriteBatch): Promise<void>;
   get(tenant: string, id: string): Promise<MemoryRecord | undefined>;
   getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]>;
-  findActiveByHash(tenant: string, userId: string, layer: Layer, contentHash: string): Promise<MemoryRecord | undefined>;
+  findActiveByHash(
+    tenant: string,
+    userId: string,
+    layer: Layer,
+    contentHash: string,
+  ): Promise<MemoryRecord | undefined>;
   list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>>;
   listIds(filter: MemoryFilter, limit: number): Promise<string[]>;
   count(filter: MemoryFilter): Promise<number>;

@@ -84,7 +84,10 @@ function parseRecordLine(line: number, text: string, tenant: string, progress: I
   try {
     json = JSON.parse(text);
   } catch {
-    throw new BadRequestError(`line ${line}: not valid JSON (nothing of its chunk was written; re-run to resume)`, soFar);
+    throw new BadRequestError(
+      `line ${line}: not valid JSON (nothing of its chunk was written; re-run to resume)`,
+      soFar,
+    );
   }
   const parsed = MemoryRecord.safeParse(json);
   if (!parsed.success) {
@@ -97,7 +100,10 @@ function parseRecordLine(line: number, text: string, tenant: string, progress: I
   }
   const record = parsed.data;
   if (record.layer === 'working') {
-    throw new ValidationError(`line ${line}: working memory is not part of the long-term store and cannot be imported`, soFar);
+    throw new ValidationError(
+      `line ${line}: working memory is not part of the long-term store and cannot be imported`,
+      soFar,
+    );
   }
   if (record.content.length > CONTENT_LIMITS[record.layer]) {
     throw new ValidationError(
@@ -145,7 +151,14 @@ async function newRecords(
   tenant: string,
   chunk: ReadonlyArray<{ record: MemoryRecord }>,
 ): Promise<{ records: MemoryRecord[]; skipped: number; duplicates: number }> {
-  const present = new Set((await store.getMany(tenant, chunk.map((c) => c.record.id))).map((r) => r.id));
+  const present = new Set(
+    (
+      await store.getMany(
+        tenant,
+        chunk.map((c) => c.record.id),
+      )
+    ).map((r) => r.id),
+  );
   const seenIds = new Set<string>();
   const seenActive = new Set<string>();
   const records: MemoryRecord[] = [];
@@ -160,7 +173,8 @@ async function newRecords(
     if (record.status === 'active') {
       const key = `${record.user_id}\u001f${record.layer}\u001f${record.content_hash}`;
       const held =
-        seenActive.has(key) || (await store.findActiveByHash(tenant, record.user_id, record.layer, record.content_hash));
+        seenActive.has(key) ||
+        (await store.findActiveByHash(tenant, record.user_id, record.layer, record.content_hash));
       if (held) {
         duplicates += 1;
         continue;

@@ -76,7 +76,9 @@ export async function writeMemories(
   let next = 0;
   for (const input of inputs) {
     if (resolveMemoryType(input.memory_type, input.category).layer === 'working') {
-      results.push(await (deps.working as WorkingNoteWriter).appendNote(ctx.tenant, input as MemoryInput & { session_id: string }));
+      results.push(
+        await (deps.working as WorkingNoteWriter).appendNote(ctx.tenant, input as MemoryInput & { session_id: string }),
+      );
     } else {
       results.push(longTerm[next++] as WriteResult);
     }
@@ -101,9 +103,17 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
     const { layer, category } = resolveMemoryType(input.memory_type, input.category);
     if (layer === 'working') {
       if (!input.session_id) {
-        problems.push({ index, code: 'validation_failed', message: 'working memory belongs to a session: send session_id with memory_type "working"' });
+        problems.push({
+          index,
+          code: 'validation_failed',
+          message: 'working memory belongs to a session: send session_id with memory_type "working"',
+        });
       } else if (!deps.working) {
-        problems.push({ index, code: 'validation_failed', message: 'working memory is not available on this deployment' });
+        problems.push({
+          index,
+          code: 'validation_failed',
+          message: 'working memory is not available on this deployment',
+        });
       }
       return;
     }
@@ -121,10 +131,11 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
       problems.push({ index, code: 'content_rejected', message: verdict.reason });
       return;
     }
-    if (verdict.redactions.length > 0) deps.log.warn({ redactions: verdict.redactions }, 'secrets redacted from a memory');
+    if (verdict.redactions.length > 0)
+      deps.log.warn({ redactions: verdict.redactions }, 'secrets redacted from a memory');
 
     const extractor = input.source?.extractor;
-    const fromModel = extractor !== undefined && extractor.startsWith('llm');
+    const fromModel = extractor?.startsWith('llm') ?? false;
     let confidence = input.confidence ?? deps.settings.defaultConfidence;
     if (fromModel) confidence = Math.min(confidence, deps.settings.singleSourceModelConfidenceCap);
     const at = new Date(now).toISOString();
@@ -263,7 +274,14 @@ async function reconcileSemantic(
     )
   ).filter((n) => n.score >= settings.contradictionThreshold && !updates.has(n.id));
   if (neighbours.length === 0) return { kind: 'new' };
-  const existing = new Map((await deps.store.getMany(record.tenant, neighbours.map((n) => n.id))).map((r) => [r.id, r]));
+  const existing = new Map(
+    (
+      await deps.store.getMany(
+        record.tenant,
+        neighbours.map((n) => n.id),
+      )
+    ).map((r) => [r.id, r]),
+  );
 
   const superseded: string[] = [];
   for (const neighbour of neighbours) {
@@ -281,7 +299,12 @@ async function reconcileSemantic(
     }
   }
   if (superseded.length > 0) {
-    record.history.push({ at, action: 'created', content: record.content, note: `supersedes ${superseded.join(', ')}` });
+    record.history.push({
+      at,
+      action: 'created',
+      content: record.content,
+      note: `supersedes ${superseded.join(', ')}`,
+    });
     record.history.shift();
     return { kind: 'superseded', ids: superseded };
   }

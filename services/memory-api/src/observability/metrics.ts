@@ -1,8 +1,8 @@
 import type { Embedder } from '@hindsight/embedding';
-import { Counter, Gauge, Histogram, type Registry } from '@hindsight/metrics';
 import type { MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
-import type { WriteContext } from '../memory/write.ts';
+import { Counter, Gauge, Histogram, type Registry } from '@hindsight/metrics';
 import type { MemoryStore } from '../memory/store-port.ts';
+import type { WriteContext } from '../memory/write.ts';
 
 /** Seconds; the store and the built-in embedder answer in well under a millisecond to tens of ms. */
 const FAST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -175,7 +175,10 @@ export function instrumentMemoryService<S extends WriteAndSearch>(service: S, me
 }
 
 /** Shared by the write path and imports, so both move the same counters. */
-export function recordWrites(metrics: MemoryApiMetrics, results: ReadonlyArray<Pick<WriteResult, 'status' | 'layer'>>): void {
+export function recordWrites(
+  metrics: MemoryApiMetrics,
+  results: ReadonlyArray<Pick<WriteResult, 'status' | 'layer'>>,
+): void {
   if (results.length === 0) return;
   for (const result of results) metrics.writeOutcomes.inc({ status: result.status, layer: result.layer });
   metrics.activity.lastWriteAt = new Date().toISOString();

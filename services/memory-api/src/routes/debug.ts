@@ -34,7 +34,8 @@ export function debugRoutes(deps: {
       {
         schema: {
           tags: ['operations'],
-          summary: 'Memories per layer and status (all tenants, or `?tenant=`), last write, retrieval hit rate, queue depth',
+          summary:
+            'Memories per layer and status (all tenants, or `?tenant=`), last write, retrieval hit rate, queue depth',
           querystring: DebugQuery,
           response: { 200: DebugMemory, ...ErrorResponses },
         },

@@ -13,13 +13,21 @@ import { z } from 'zod';
 import { getMemory, listMemories, memoryHistory, patchMemory, restoreMemory } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
-import { idempotent, type Idempotency, writeStatusCode } from './write-reply.ts';
+import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
 
 const HistoryResponse = z.object({
   id: z.string(),
   status: z.string(),
   superseded_by: z.string().nullable(),
-  entries: z.array(z.object({ at: z.string(), action: z.string(), content: z.string(), note: z.string().optional(), memory_id: z.string() })),
+  entries: z.array(
+    z.object({
+      at: z.string(),
+      action: z.string(),
+      content: z.string(),
+      note: z.string().optional(),
+      memory_id: z.string(),
+    }),
+  ),
 });
 
 export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): FastifyPluginAsyncZod {
@@ -31,7 +39,11 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
           tags: ['memories'],
           summary: 'Write one memory, or a batch `{items: [...]}` (≤ 1000, all-or-nothing)',
           body: z.union([MemoryBatchInput, MemoryInput]),
-          response: { 200: z.union([WriteResult, WriteBatchResult]), 201: z.union([WriteResult, WriteBatchResult]), ...ErrorResponses },
+          response: {
+            200: z.union([WriteResult, WriteBatchResult]),
+            201: z.union([WriteResult, WriteBatchResult]),
+            ...ErrorResponses,
+          },
         },
       },
       async (request, reply) =>

@@ -1,3 +1,4 @@
+import { NotFoundError } from '@hindsight/errors';
 import {
   AppendTurnsBody,
   AppendTurnsResponse,
@@ -5,7 +6,6 @@ import {
   EndSessionResponse,
   SessionTurns,
 } from '@hindsight/memory-model';
-import { NotFoundError } from '@hindsight/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Sessions } from '../working/sessions.ts';

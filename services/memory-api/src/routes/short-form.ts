@@ -2,7 +2,7 @@ import { MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsi
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses } from './schemas.ts';
-import { idempotent, type Idempotency, writeStatusCode } from './write-reply.ts';
+import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
 
 /**
  * The short forms `/store` and `/retrieve`. `/store` also takes the owner and
@@ -19,7 +19,11 @@ const StoreBody = MemoryInput.transform((input) => {
   if (out.occurred_at === undefined) {
     const timestamp = meta.timestamp;
     const parsed =
-      typeof timestamp === 'number' ? new Date(timestamp < 1e12 ? timestamp * 1000 : timestamp) : typeof timestamp === 'string' ? new Date(timestamp) : undefined;
+      typeof timestamp === 'number'
+        ? new Date(timestamp < 1e12 ? timestamp * 1000 : timestamp)
+        : typeof timestamp === 'string'
+          ? new Date(timestamp)
+          : undefined;
     if (parsed && !Number.isNaN(parsed.getTime())) out.occurred_at = parsed.toISOString();
   }
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as MemoryInput;
@@ -39,7 +43,9 @@ export function shortFormRoutes(memory: MemoryService, idempotency: Idempotency)
       },
       async (request, reply) =>
         idempotent(idempotency, request, reply, async () => {
-          const [result] = (await memory.write({ tenant: request.tenant, via: 'api' }, [request.body])) as [WriteResult];
+          const [result] = (await memory.write({ tenant: request.tenant, via: 'api' }, [request.body])) as [
+            WriteResult,
+          ];
           return { statusCode: writeStatusCode(result), body: result };
         }),
     );

@@ -71,10 +71,18 @@ export function transferRoutes(memory: MemoryService, hooks: TransferHooks = {})
       async (request) => {
         const body = request.body;
         if (!isReadable(body)) {
-          throw new AppError('unsupported_media_type', 415, `send the records as ${NDJSON_TYPES[0]}, one JSON record per line`);
+          throw new AppError(
+            'unsupported_media_type',
+            415,
+            `send the records as ${NDJSON_TYPES[0]}, one JSON record per line`,
+          );
         }
         return importMemories(
-          { store: memory.store, embedder: memory.embedder, ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}) },
+          {
+            store: memory.store,
+            embedder: memory.embedder,
+            ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}),
+          },
           request.tenant,
           ndjsonLines(body),
         );

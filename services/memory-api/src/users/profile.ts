@@ -7,7 +7,7 @@ import {
   searchableText,
   type UserSummary,
 } from '@hindsight/memory-model';
-import { patchMemory, type ManageDeps } from '../memory/manage.ts';
+import { type ManageDeps, patchMemory } from '../memory/manage.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
 
 export const PROFILE_CATEGORY = 'profile';
@@ -25,7 +25,11 @@ const profileHash = (content: string) => contentHash(`${PROFILE_CATEGORY}\u001f$
  * history). It bypasses merge/supersede on purpose: a profile restates many facts
  * and must never supersede the memories it summarises.
  */
-export async function findProfile(store: MemoryStore, tenant: string, userId: string): Promise<MemoryRecord | undefined> {
+export async function findProfile(
+  store: MemoryStore,
+  tenant: string,
+  userId: string,
+): Promise<MemoryRecord | undefined> {
   const page = await store.list(
     { tenant, userId, layers: ['semantic'], categories: [PROFILE_CATEGORY], statuses: ['active'] },
     1,
@@ -56,7 +60,13 @@ export async function saveUserSummary(
     const next =
       existing.content === body.content
         ? await patchMemory(deps, tenant, existing.id, { metadata }, { now })
-        : await patchMemory(deps, tenant, existing.id, { content: body.content, metadata }, { now, hashContent: profileHash });
+        : await patchMemory(
+            deps,
+            tenant,
+            existing.id,
+            { content: body.content, metadata },
+            { now, hashContent: profileHash },
+          );
     return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
   }
   const at = new Date(now).toISOString();

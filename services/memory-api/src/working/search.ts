@@ -1,5 +1,5 @@
-import { splitMemoryTypes, resolveTimeRange, type SearchRequest } from '@hindsight/memory-model';
 import { dot, type Embedder } from '@hindsight/embedding';
+import { resolveTimeRange, type SearchRequest, splitMemoryTypes } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import type { ExtraCandidateSource } from '../memory/search.ts';
 import { DEFAULT_USER } from '../memory/write.ts';

@@ -50,7 +50,14 @@ export class Sessions {
       last_seq: outcome.lastSeq,
       pending_turns: outcome.pending,
     };
-    const jobId = await this.armTriggers(tenant, sessionId, userId, outcome.firstSeq - 1, outcome.lastSeq, outcome.pending);
+    const jobId = await this.armTriggers(
+      tenant,
+      sessionId,
+      userId,
+      outcome.firstSeq - 1,
+      outcome.lastSeq,
+      outcome.pending,
+    );
     if (jobId) reply.consolidation_job_id = jobId;
     return reply;
   }
@@ -131,10 +138,12 @@ export class Sessions {
     const { idleSeconds, maxTurns } = this.deps.settings;
     const payload = { tenant, user_id: userId, session_id: sessionId, through_seq: lastSeq };
     if (previousSeq > 0 && idleSeconds > 0) {
-      await this.deps.queue.cancelPending(consolidationJobId(tenant, sessionId, previousSeq)).catch((error: unknown) => {
-        // A stale idle job only consolidates early turns early; it is not worth failing the append.
-        this.deps.log.warn({ err: error, sessionId }, 'could not drop the previous idle consolidation');
-      });
+      await this.deps.queue
+        .cancelPending(consolidationJobId(tenant, sessionId, previousSeq))
+        .catch((error: unknown) => {
+          // A stale idle job only consolidates early turns early; it is not worth failing the append.
+          this.deps.log.warn({ err: error, sessionId }, 'could not drop the previous idle consolidation');
+        });
     }
     if (maxTurns > 0 && pending >= maxTurns) {
       const job = await this.deps.queue.schedule({ ...payload, trigger: 'size' }, 0);

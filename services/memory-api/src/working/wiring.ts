@@ -32,6 +32,9 @@ export function openHindsight(config: MemoryApiConfig, redis: Redis, embedder: E
     settings: { idleSeconds: config.SESSION_IDLE_SECONDS, maxTurns: config.WORKING_MAX_TURNS },
     log,
   });
-  const sessionSearch = new WorkingMemorySearch(working, embedder, { maxTurns: config.WORKING_SEARCH_TURNS, minSimilarity: 0.35 });
+  const sessionSearch = new WorkingMemorySearch(working, embedder, {
+    maxTurns: config.WORKING_SEARCH_TURNS,
+    minSimilarity: 0.35,
+  });
   return { working, queue, sessions, sessionSearch };
 }

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { fitToBudget, renderContext } from '../../src/memory/context.ts';
-import { DEFAULT_RANKING, finalScore, reciprocalRankFusion, recencyWeight } from '../../src/memory/ranking.ts';
+import { DEFAULT_RANKING, finalScore, recencyWeight, reciprocalRankFusion } from '../../src/memory/ranking.ts';
 
 describe('ranking', () => {
   it('fuses ranked lists so agreement wins and a first place in every list scores 1', () => {
-    const fused = reciprocalRankFusion([['a', 'b', 'c'], ['a', 'c']], 60);
+    const fused = reciprocalRankFusion(
+      [
+        ['a', 'b', 'c'],
+        ['a', 'c'],
+      ],
+      60,
+    );
     expect(fused.get('a')).toBeCloseTo(1);
     expect(fused.get('c') as number).toBeGreaterThan(fused.get('b') as number);
   });
@@ -21,8 +27,20 @@ describe('ranking', () => {
 
   it('fits lines into the token budget best-first and renders newest first within a conflict', () => {
     const items = [
-      { id: 'old', content: 'likes coffee', category: 'preference', occurredAt: '2024-01-01T00:00:00Z', supersededBy: 'new' },
-      { id: 'new', content: 'quit coffee', category: 'preference', occurredAt: '2024-06-01T00:00:00Z', supersededBy: null },
+      {
+        id: 'old',
+        content: 'likes coffee',
+        category: 'preference',
+        occurredAt: '2024-01-01T00:00:00Z',
+        supersededBy: 'new',
+      },
+      {
+        id: 'new',
+        content: 'quit coffee',
+        category: 'preference',
+        occurredAt: '2024-06-01T00:00:00Z',
+        supersededBy: null,
+      },
     ];
     expect(renderContext(items).split('\n')).toEqual([
       '[2024-06-01] preference: quit coffee',

@@ -21,7 +21,11 @@ describe('memory-api as a real process', () => {
     const response = await fetch(`${first.url}/store`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'The user keeps a spare key under the blue flowerpot', memory_type: 'fact', user_id: 'durable' }),
+      body: JSON.stringify({
+        content: 'The user keeps a spare key under the blue flowerpot',
+        memory_type: 'fact',
+        user_id: 'durable',
+      }),
     });
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: string };
@@ -32,7 +36,9 @@ describe('memory-api as a real process', () => {
     try {
       const record = await fetch(`${second.url}/v1/memories/${id}`);
       expect(record.status).toBe(200);
-      expect(((await record.json()) as { content: string }).content).toBe('The user keeps a spare key under the blue flowerpot');
+      expect(((await record.json()) as { content: string }).content).toBe(
+        'The user keeps a spare key under the blue flowerpot',
+      );
     } finally {
       expect(await second.stop('SIGTERM')).toBe(143);
     }
@@ -47,7 +53,10 @@ describe('memory-api as a real process', () => {
   });
 
   it('lists every configuration problem at once and exits', async () => {
-    const service = await spawnMemoryApi({ ...env(), PORT: '8001', MERGE_THRESHOLD: 'high', RANK_RRF_K: '-3' }, { waitReady: false });
+    const service = await spawnMemoryApi(
+      { ...env(), PORT: '8001', MERGE_THRESHOLD: 'high', RANK_RRF_K: '-3' },
+      { waitReady: false },
+    );
     const code = await Promise.race([service.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
     if (code === 'hung') await service.stop('SIGKILL');
     expect(code).toBe(1);

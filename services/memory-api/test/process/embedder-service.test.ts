@@ -16,7 +16,11 @@ const apiEnv = () => ({
   EMBEDDER_URL: `http://127.0.0.1:${embedderPort}`,
   ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
 });
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hindsight-two-services-'));
@@ -33,9 +37,14 @@ describe('memory-api with the embedder service as two processes', () => {
     embedder = await spawnService('embedder', { PORT: String(embedderPort) });
     api = await spawnMemoryApi(apiEnv());
 
-    const stored = await fetch(`${api.url}/store`, json({ content: 'The user prefers aisle seats on long flights', memory_type: 'preference', user_id: 'two' }));
+    const stored = await fetch(
+      `${api.url}/store`,
+      json({ content: 'The user prefers aisle seats on long flights', memory_type: 'preference', user_id: 'two' }),
+    );
     expect(stored.status).toBe(201);
-    const found = (await (await fetch(`${api.url}/retrieve`, json({ query: 'which seat does the user prefer on flights?', user_id: 'two' }))).json()) as {
+    const found = (await (
+      await fetch(`${api.url}/retrieve`, json({ query: 'which seat does the user prefer on flights?', user_id: 'two' }))
+    ).json()) as {
       results: Array<{ content: string }>;
     };
     expect(found.results[0]?.content).toBe('The user prefers aisle seats on long flights');
@@ -45,7 +54,10 @@ describe('memory-api with the embedder service as two processes', () => {
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { checks: Record<string, { ok: boolean }> }).checks.embedder?.ok).toBe(false);
 
-    const refused = await fetch(`${api.url}/store`, json({ content: 'The user collects vinyl records', memory_type: 'fact', user_id: 'two' }));
+    const refused = await fetch(
+      `${api.url}/store`,
+      json({ content: 'The user collects vinyl records', memory_type: 'fact', user_id: 'two' }),
+    );
     expect(refused.status).toBe(503);
     const problem = (await refused.json()) as { error: { code: string; message: string } };
     expect(problem.error.code).toBe('dependency_unavailable');
@@ -55,7 +67,14 @@ describe('memory-api with the embedder service as two processes', () => {
 
     embedder = await spawnService('embedder', { PORT: String(embedderPort) });
     expect((await fetch(`${api.url}/ready`)).status).toBe(200);
-    expect((await fetch(`${api.url}/store`, json({ content: 'The user collects vinyl records', memory_type: 'fact', user_id: 'two' }))).status).toBe(201);
+    expect(
+      (
+        await fetch(
+          `${api.url}/store`,
+          json({ content: 'The user collects vinyl records', memory_type: 'fact', user_id: 'two' }),
+        )
+      ).status,
+    ).toBe(201);
     await api.stop();
   });
 

@@ -17,7 +17,8 @@ function slowEmbedderService(): { server: Server; stallMs: { value: number } } {
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify(body));
     };
-    if (request.method === 'GET' && request.url === '/models') return send({ model: builtin.model, dim: builtin.dimension });
+    if (request.method === 'GET' && request.url === '/models')
+      return send({ model: builtin.model, dim: builtin.dimension });
     if (request.method === 'GET' && request.url === '/ready') return send({ status: 'ready' });
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
@@ -47,7 +48,11 @@ afterAll(async () => {
 
 describe('search deadline', () => {
   it('answers keyword results before the deadline when embedding stalls, with timed_out', async () => {
-    const stored = await t.app.inject({ method: 'POST', url: '/store', payload: { content: 'The spare key is under the flowerpot', user_id: 'd' } });
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: '/store',
+      payload: { content: 'The spare key is under the flowerpot', user_id: 'd' },
+    });
     expect(stored.statusCode).toBe(201);
 
     embedder.stallMs.value = 3_000;
@@ -62,7 +67,13 @@ describe('search deadline', () => {
     expect(body.results.map((r: { content: string }) => r.content)).toEqual(['The spare key is under the flowerpot']);
     embedder.stallMs.value = 0;
 
-    const normal = (await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query: 'where is the spare key', user_id: 'd' } })).json();
+    const normal = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/retrieve',
+        payload: { query: 'where is the spare key', user_id: 'd' },
+      })
+    ).json();
     expect(normal.timed_out).toBe(false);
     expect(normal.results[0].scores.similarity).toBeGreaterThan(0);
   });

@@ -51,7 +51,12 @@ describe('store and retrieve', () => {
   });
 
   it('keeps metadata verbatim and reads owner and time from short-form metadata', async () => {
-    const metadata = { user_id: 'meta-user', session_id: 's-9', timestamp: '2024-03-15T10:00:00Z', deep: { list: [1, { x: null }] } };
+    const metadata = {
+      user_id: 'meta-user',
+      session_id: 's-9',
+      timestamp: '2024-03-15T10:00:00Z',
+      deep: { list: [1, { x: null }] },
+    };
     const { status, body } = await store({ content: 'Booked a table at Nopa for Friday', metadata });
     expect(status).toBe(201);
     expect(body.layer).toBe('episodic');
@@ -65,10 +70,22 @@ describe('store and retrieve', () => {
   it('excludes what time_range and tags should exclude', async () => {
     const user = 'filters';
     const now = Date.now();
-    await store({ content: 'Visited the dentist about a toothache', user_id: user, occurred_at: new Date(now - 2 * 3600_000).toISOString(), tags: ['health'] });
-    await store({ content: 'Visited the dentist for a cleaning', user_id: user, occurred_at: new Date(now - 20 * 86_400_000).toISOString(), tags: ['routine'] });
+    await store({
+      content: 'Visited the dentist about a toothache',
+      user_id: user,
+      occurred_at: new Date(now - 2 * 3600_000).toISOString(),
+      tags: ['health'],
+    });
+    await store({
+      content: 'Visited the dentist for a cleaning',
+      user_id: user,
+      occurred_at: new Date(now - 20 * 86_400_000).toISOString(),
+      tags: ['routine'],
+    });
     const recent = await retrieve({ query: 'dentist visit', user_id: user, time_range: '24h' });
-    expect(recent.results.map((r: { content: string }) => r.content)).toEqual(['Visited the dentist about a toothache']);
+    expect(recent.results.map((r: { content: string }) => r.content)).toEqual([
+      'Visited the dentist about a toothache',
+    ]);
     const week = await retrieve({ query: 'dentist visit', user_id: user, time_range: '7d' });
     expect(week.results).toHaveLength(1);
     const all = await retrieve({ query: 'dentist visit', user_id: user, time_range: '30d' });
@@ -76,7 +93,10 @@ describe('store and retrieve', () => {
     const window = await retrieve({
       query: 'dentist visit',
       user_id: user,
-      time_range: { from: new Date(now - 30 * 86_400_000).toISOString(), to: new Date(now - 10 * 86_400_000).toISOString() },
+      time_range: {
+        from: new Date(now - 30 * 86_400_000).toISOString(),
+        to: new Date(now - 10 * 86_400_000).toISOString(),
+      },
     });
     expect(window.results.map((r: { content: string }) => r.content)).toEqual(['Visited the dentist for a cleaning']);
     const tagged = await retrieve({ query: 'dentist visit', user_id: user, tags: ['routine', 'other'] });
@@ -119,14 +139,19 @@ describe('duplicates, merge and supersede', () => {
     expect(current.results.map((r: { content: string }) => r.content)).toEqual(['The user has quit coffee']);
 
     const both = await retrieve({ query: 'coffee', user_id: user, include_superseded: true });
-    expect(both.results.map((r: { content: string }) => r.content).sort()).toEqual(['The user has quit coffee', 'The user likes coffee']);
+    expect(both.results.map((r: { content: string }) => r.content).sort()).toEqual([
+      'The user has quit coffee',
+      'The user likes coffee',
+    ]);
     expect(both.context.split('\n')[0]).toContain('The user has quit coffee');
 
     const old = (await t.app.inject({ method: 'GET', url: `/v1/memories/${liked.body.id}`, headers: acme })).json();
     expect(old).toMatchObject({ status: 'superseded', superseded_by: quit.body.id });
     expect(old.valid_until).not.toBeNull();
 
-    const history = (await t.app.inject({ method: 'GET', url: `/v1/memories/${quit.body.id}/history`, headers: acme })).json();
+    const history = (
+      await t.app.inject({ method: 'GET', url: `/v1/memories/${quit.body.id}/history`, headers: acme })
+    ).json();
     const contents = history.entries.map((e: { content: string }) => e.content);
     expect(contents).toContain('The user likes coffee');
     expect(contents).toContain('The user has quit coffee');
@@ -143,7 +168,11 @@ describe('duplicates, merge and supersede', () => {
     const user = 'restore';
     const liked = await store({ content: 'The user likes jazz', memory_type: 'preference', user_id: user });
     await store({ content: 'The user no longer likes jazz', memory_type: 'preference', user_id: user });
-    const restored = await t.app.inject({ method: 'POST', url: `/v1/memories/${liked.body.id}/restore`, headers: acme });
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `/v1/memories/${liked.body.id}/restore`,
+      headers: acme,
+    });
     expect(restored.statusCode).toBe(200);
     expect(restored.json().status).toBe('active');
     const found = await retrieve({ query: 'jazz', user_id: user });
@@ -152,11 +181,26 @@ describe('duplicates, merge and supersede', () => {
 
   it('replays the first reply for a retried Idempotency-Key and refuses a reused key with another body', async () => {
     const headers = { ...acme, 'idempotency-key': 'retry-1' };
-    const first = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload: { content: 'Paid the electricity bill', user_id: 'idem' } });
-    const retry = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload: { content: 'Paid the electricity bill', user_id: 'idem' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      headers,
+      payload: { content: 'Paid the electricity bill', user_id: 'idem' },
+    });
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      headers,
+      payload: { content: 'Paid the electricity bill', user_id: 'idem' },
+    });
     expect(retry.statusCode).toBe(first.statusCode);
     expect(retry.json()).toEqual(first.json());
-    const other = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload: { content: 'Something else', user_id: 'idem' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      headers,
+      payload: { content: 'Something else', user_id: 'idem' },
+    });
     expect(other.statusCode).toBe(409);
   });
 });
@@ -164,7 +208,11 @@ describe('duplicates, merge and supersede', () => {
 describe('the /v1 memory routes', () => {
   it('writes a batch, lists it page by page, edits, forgets', async () => {
     const user = 'crud';
-    const items = Array.from({ length: 5 }, (_, i) => ({ content: `Grocery item ${i}: oat milk number ${i}`, user_id: user, tags: ['groceries'] }));
+    const items = Array.from({ length: 5 }, (_, i) => ({
+      content: `Grocery item ${i}: oat milk number ${i}`,
+      user_id: user,
+      tags: ['groceries'],
+    }));
     const batch = await t.app.inject({ method: 'POST', url: '/v1/memories', headers: acme, payload: { items } });
     expect(batch.statusCode).toBe(201);
     expect(batch.json().items).toHaveLength(5);
@@ -177,51 +225,102 @@ describe('the /v1 memory routes', () => {
       seen.push(...page.items.map((r: { id: string }) => r.id));
       cursor = page.next_cursor;
     } while (cursor);
-    expect(seen.sort()).toEqual(batch.json().items.map((i: { id: string }) => i.id).sort());
+    expect(seen.sort()).toEqual(
+      batch
+        .json()
+        .items.map((i: { id: string }) => i.id)
+        .sort(),
+    );
 
     const id = seen[0];
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/memories/${id}`, headers: acme, payload: { content: 'Grocery item: almond milk', tags: ['groceries', 'edited'] } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/memories/${id}`,
+      headers: acme,
+      payload: { content: 'Grocery item: almond milk', tags: ['groceries', 'edited'] },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().history.at(-1).action).toBe('updated');
     const found = await retrieve({ query: 'almond milk', user_id: user });
     expect(found.results[0].id).toBe(id);
 
-    const dry = (await t.app.inject({ method: 'POST', url: '/v1/forget', headers: acme, payload: { user_id: user, tags: ['groceries'], dry_run: true } })).json();
+    const dry = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/forget',
+        headers: acme,
+        payload: { user_id: user, tags: ['groceries'], dry_run: true },
+      })
+    ).json();
     expect(dry).toMatchObject({ count: 5, dry_run: true });
-    expect((await t.app.inject({ method: 'GET', url: `/v1/memories?user_id=${user}`, headers: acme })).json().items).toHaveLength(5);
-    const forgot = (await t.app.inject({ method: 'POST', url: '/v1/forget', headers: acme, payload: { user_id: user, tags: ['groceries'] } })).json();
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/memories?user_id=${user}`, headers: acme })).json().items,
+    ).toHaveLength(5);
+    const forgot = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/forget',
+        headers: acme,
+        payload: { user_id: user, tags: ['groceries'] },
+      })
+    ).json();
     expect(forgot.count).toBe(5);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/memories?user_id=${user}`, headers: acme })).json().items).toHaveLength(0);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/memories?user_id=${user}`, headers: acme })).json().items,
+    ).toHaveLength(0);
   });
 
   it('deletes one memory for good', async () => {
     const { body } = await store({ content: 'Temporary note about parking spot 42', user_id: 'del' });
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/memories/${body.id}`, headers: acme })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/memories/${body.id}`, headers: acme })).statusCode).toBe(
+      200,
+    );
     expect((await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: acme })).statusCode).toBe(404);
   });
 });
 
 describe('tenant isolation', () => {
   it('never shows one tenant the memories of another', async () => {
-    const { body } = await store({ content: 'Acme launch code name is Bluebird', memory_type: 'fact', user_id: 'shared-user', tags: ['secret'] });
+    const { body } = await store({
+      content: 'Acme launch code name is Bluebird',
+      memory_type: 'fact',
+      user_id: 'shared-user',
+      tags: ['secret'],
+    });
     const get = await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: globex });
     expect(get.statusCode).toBe(404);
-    const list = (await t.app.inject({ method: 'GET', url: '/v1/memories?user_id=shared-user', headers: globex })).json();
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/v1/memories?user_id=shared-user', headers: globex })
+    ).json();
     expect(list.items).toEqual([]);
     const search = await retrieve({ query: 'launch code name Bluebird', user_id: 'shared-user' }, globex);
     expect(search.results).toEqual([]);
-    const forget = (await t.app.inject({ method: 'POST', url: '/v1/forget', headers: globex, payload: { tags: ['secret'] } })).json();
+    const forget = (
+      await t.app.inject({ method: 'POST', url: '/v1/forget', headers: globex, payload: { tags: ['secret'] } })
+    ).json();
     expect(forget.count).toBe(0);
     for (const method of ['PATCH', 'DELETE'] as const) {
-      const response = await t.app.inject({ method, url: `/v1/memories/${body.id}`, headers: globex, ...(method === 'PATCH' ? { payload: { tags: ['x'] } } : {}) });
+      const response = await t.app.inject({
+        method,
+        url: `/v1/memories/${body.id}`,
+        headers: globex,
+        ...(method === 'PATCH' ? { payload: { tags: ['x'] } } : {}),
+      });
       expect(response.statusCode).toBe(404);
     }
-    expect((await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: acme })).json().tags).toEqual(['secret']);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: acme })).json().tags).toEqual([
+      'secret',
+    ]);
   });
 
   it('refuses requests without a valid key, but answers /health and /ready', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query: 'x' } })).statusCode).toBe(401);
-    const wrong = await t.app.inject({ method: 'POST', url: '/retrieve', headers: auth('nope'), payload: { query: 'x' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/retrieve',
+      headers: auth('nope'),
+      payload: { query: 'x' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error.code).toBe('unauthorized');
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
@@ -230,6 +329,8 @@ describe('tenant isolation', () => {
 
   it('serves the OpenAPI document', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/store', '/retrieve', '/v1/memories', '/v1/search', '/v1/forget']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/store', '/retrieve', '/v1/memories', '/v1/search', '/v1/forget']),
+    );
   });
 });

@@ -10,7 +10,10 @@ describe('/metrics and /debug/memory on a real memory-api process', () => {
   const call = async (method: string, path: string, body?: unknown, key = KEY) => {
     const response = await fetch(`${api.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -35,8 +38,24 @@ describe('/metrics and /debug/memory on a real memory-api process', () => {
 
   it('moves the write, store, embed and layer series when a memory is written', async () => {
     const before = await scrape();
-    expect((await call('POST', '/v1/memories', { content: 'Prefers aisle seats', memory_type: 'preference', user_id: 'obs-1' })).status).toBe(201);
-    expect((await call('POST', '/v1/memories', { content: 'Prefers aisle seats', memory_type: 'preference', user_id: 'obs-1' })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/v1/memories', {
+          content: 'Prefers aisle seats',
+          memory_type: 'preference',
+          user_id: 'obs-1',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await call('POST', '/v1/memories', {
+          content: 'Prefers aisle seats',
+          memory_type: 'preference',
+          user_id: 'obs-1',
+        })
+      ).status,
+    ).toBe(200);
     const after = await scrape();
 
     const writes = (status: string) =>
@@ -47,9 +66,12 @@ describe('/metrics and /debug/memory on a real memory-api process', () => {
     expect(value(after, 'hindsight_memories', { layer: 'semantic', status: 'active' })).toBe(
       value(before, 'hindsight_memories', { layer: 'semantic', status: 'active' }) + 1,
     );
-    const commits = (s: typeof before) => value(s, 'hindsight_store_query_duration_seconds_count', { operation: 'commit' });
+    const commits = (s: typeof before) =>
+      value(s, 'hindsight_store_query_duration_seconds_count', { operation: 'commit' });
     expect(commits(after)).toBeGreaterThan(commits(before));
-    expect(value(after, 'hindsight_embed_batch_size_count')).toBeGreaterThan(value(before, 'hindsight_embed_batch_size_count'));
+    expect(value(after, 'hindsight_embed_batch_size_count')).toBeGreaterThan(
+      value(before, 'hindsight_embed_batch_size_count'),
+    );
     const route = { route: '/v1/memories', method: 'POST' };
     expect(value(after, 'hindsight_http_request_duration_seconds_count', route)).toBe(
       value(before, 'hindsight_http_request_duration_seconds_count', route) + 2,

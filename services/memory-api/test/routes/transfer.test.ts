@@ -13,7 +13,10 @@ const ADMIN = 'transfer-admin';
 const OTHER_KEY = 'transfer-other-tenant-key';
 const SERVICE_ENV = { API_KEYS: `acme:${KEY},globex:${OTHER_KEY}`, ADMIN_API_KEY: ADMIN };
 
-function cli(args: string[], url: string): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function cli(
+  args: string[],
+  url: string,
+): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, HINDSIGHT_URL: url, HINDSIGHT_API_KEY: KEY },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -82,21 +85,38 @@ describe('export then import into an empty data directory (real processes, real 
     const url = source.url;
     await call(url, 'POST', '/v1/memories', {
       items: [
-        { content: 'Met Priya at the climbing gym', user_id: 'u-a', occurred_at: '2023-04-01T10:00:00Z', metadata: { dia_id: 'D1:1', nested: { a: [1, null] } }, tags: ['social'] },
+        {
+          content: 'Met Priya at the climbing gym',
+          user_id: 'u-a',
+          occurred_at: '2023-04-01T10:00:00Z',
+          metadata: { dia_id: 'D1:1', nested: { a: [1, null] } },
+          tags: ['social'],
+        },
         { content: 'Flight to Oslo is on May 3rd', user_id: 'u-a', memory_type: 'commitment', session_id: 's-1' },
         { content: 'Works night shifts at the hospital', user_id: 'u-b', memory_type: 'fact', confidence: 0.6 },
       ],
     });
-    await call(url, 'POST', '/v1/memories', { content: 'The user likes coffee', memory_type: 'preference', user_id: 'u-a' });
+    await call(url, 'POST', '/v1/memories', {
+      content: 'The user likes coffee',
+      memory_type: 'preference',
+      user_id: 'u-a',
+    });
     const superseding = await call<{ status: string; superseded_ids?: string[] }>(url, 'POST', '/v1/memories', {
       content: 'The user has quit coffee',
       memory_type: 'preference',
       user_id: 'u-a',
     });
     expect(superseding.status).toBe('superseded');
-    const edited = await call<{ id: string }>(url, 'POST', '/v1/memories', { content: 'Lives in Porto', memory_type: 'fact', user_id: 'u-b' });
+    const edited = await call<{ id: string }>(url, 'POST', '/v1/memories', {
+      content: 'Lives in Porto',
+      memory_type: 'fact',
+      user_id: 'u-b',
+    });
     await call(url, 'PATCH', `/v1/memories/${edited.id}`, { content: 'Lives in Lisbon', metadata: { moved: true } });
-    const archived = await call<{ id: string }>(url, 'POST', '/v1/memories', { content: 'Old gym locker code is 12', user_id: 'u-b' });
+    const archived = await call<{ id: string }>(url, 'POST', '/v1/memories', {
+      content: 'Old gym locker code is 12',
+      user_id: 'u-b',
+    });
     await call(url, 'PATCH', `/v1/memories/${archived.id}`, { status: 'archived' });
 
     const original = await allRecords(url);
@@ -117,7 +137,10 @@ describe('export then import into an empty data directory (real processes, real 
     expect(copy).toEqual(original);
 
     // Re-embedded: the copy answers searches like the original.
-    const found = await call<{ results: Array<{ id: string }> }>(target.url, 'POST', '/v1/search', { query: 'coffee', user_id: 'u-a' });
+    const found = await call<{ results: Array<{ id: string }> }>(target.url, 'POST', '/v1/search', {
+      query: 'coffee',
+      user_id: 'u-a',
+    });
     expect(found.results[0]?.id).toBe([...original.values()].find((r) => r.content === 'The user has quit coffee')?.id);
 
     const again = await cli(['import', file, '--json', '--quiet'], target.url).done;
@@ -125,14 +148,20 @@ describe('export then import into an empty data directory (real processes, real 
   });
 
   it('rejects a bad line with its number and writes nothing of its chunk', async () => {
-    const good = JSON.stringify({ ...(await allRecords(source.url)).values().next().value, id: 'bad-chunk-good-line', content: 'A line that is fine' });
+    const good = JSON.stringify({
+      ...(await allRecords(source.url)).values().next().value,
+      id: 'bad-chunk-good-line',
+      content: 'A line that is fine',
+    });
     const response = await fetch(`${target.url}/v1/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-ndjson' },
       body: `${good}\n{"id": "broken"\n`,
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^line 2: not valid JSON/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^line 2: not valid JSON/,
+    );
     expect((await allRecords(target.url)).has('bad-chunk-good-line')).toBe(false);
   });
 
@@ -151,8 +180,12 @@ describe('export then import into an empty data directory (real processes, real 
   });
 
   it('resumes a killed import without duplicates', async () => {
-    const items = Array.from({ length: 1200 }, (_, i) => ({ content: `Bulk memory number ${i} about topic ${i % 37}`, user_id: 'u-bulk' }));
-    for (let i = 0; i < items.length; i += 600) await call(source.url, 'POST', '/v1/memories', { items: items.slice(i, i + 600) });
+    const items = Array.from({ length: 1200 }, (_, i) => ({
+      content: `Bulk memory number ${i} about topic ${i % 37}`,
+      user_id: 'u-bulk',
+    }));
+    for (let i = 0; i < items.length; i += 600)
+      await call(source.url, 'POST', '/v1/memories', { items: items.slice(i, i + 600) });
     const file = join(dir, 'bulk.ndjson');
     expect((await cli(['export', '--user', 'u-bulk', '--out', file, '--quiet'], source.url).done).code).toBe(0);
     const lines = (await readFile(file, 'utf8')).trim().split('\n');

@@ -7,7 +7,10 @@ export { freePort, type ServiceProcess };
 const SERVICES_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** memory-api as a real child process (`tsx src/main.ts`), waiting until /ready answers 200. */
-export function spawnMemoryApi(env: Record<string, string>, options: { waitReady?: boolean } = {}): Promise<ServiceProcess> {
+export function spawnMemoryApi(
+  env: Record<string, string>,
+  options: { waitReady?: boolean } = {},
+): Promise<ServiceProcess> {
   return spawnService('memory-api', env, options);
 }
 

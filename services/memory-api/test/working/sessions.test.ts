@@ -14,7 +14,12 @@ afterAll(async () => {
   await t.close();
 });
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = acme) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = acme,
+) {
   const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   return { status: response.statusCode, body: response.json() };
 }
@@ -29,14 +34,23 @@ describe('working memory turns', () => {
     const batch = await call('POST', '/v1/sessions/s-order/turns', {
       turns: [
         { user_id: 'alice', role: 'assistant', content: 'Kyoto is lovely in spring.' },
-        { user_id: 'alice', role: 'tool', content: 'weather: 18C', tool: { name: 'weather', input: { city: 'Kyoto' }, result: { c: 18 } } },
+        {
+          user_id: 'alice',
+          role: 'tool',
+          content: 'weather: 18C',
+          tool: { name: 'weather', input: { city: 'Kyoto' }, result: { c: 18 } },
+        },
       ],
     });
     expect(batch.body.turn_ids).toEqual(['t2', 't3']);
     const read = await call('GET', '/v1/sessions/s-order/turns');
     expect(read.status).toBe(200);
     expect(read.body.user_id).toBe('alice');
-    expect(read.body.turns.map((x: { id: string; role: string }) => `${x.id}:${x.role}`)).toEqual(['t1:user', 't2:assistant', 't3:tool']);
+    expect(read.body.turns.map((x: { id: string; role: string }) => `${x.id}:${x.role}`)).toEqual([
+      't1:user',
+      't2:assistant',
+      't3:tool',
+    ]);
     expect(read.body.turns[2].tool).toEqual({ name: 'weather', input: { city: 'Kyoto' }, result: { c: 18 } });
     expect(read.body.ttl_seconds).toBeGreaterThan(7000);
     expect(read.body.ttl_seconds).toBeLessThanOrEqual(7200);
@@ -92,13 +106,24 @@ describe('working memory turns', () => {
     await call('POST', '/v1/sessions/s-search/turns', {
       turns: [turn('My flight number is LH 714 tomorrow morning'), turn('What a nice day')],
     });
-    const found = await call('POST', '/retrieve', { query: 'what is my flight number', user_id: 'alice', session_id: 's-search' });
+    const found = await call('POST', '/retrieve', {
+      query: 'what is my flight number',
+      user_id: 'alice',
+      session_id: 's-search',
+    });
     expect(found.status).toBe(200);
-    expect(found.body.results[0]).toMatchObject({ layer: 'working', content: 'My flight number is LH 714 tomorrow morning' });
+    expect(found.body.results[0]).toMatchObject({
+      layer: 'working',
+      content: 'My flight number is LH 714 tomorrow morning',
+    });
     expect(found.body.results[0].source).toMatchObject({ session_id: 's-search', turn_ids: ['t1'] });
     const withoutSession = await call('POST', '/retrieve', { query: 'what is my flight number', user_id: 'alice' });
     expect(withoutSession.body.results.filter((r: { layer: string }) => r.layer === 'working')).toEqual([]);
-    const otherUser = await call('POST', '/retrieve', { query: 'what is my flight number', user_id: 'bob', session_id: 's-search' });
+    const otherUser = await call('POST', '/retrieve', {
+      query: 'what is my flight number',
+      user_id: 'bob',
+      session_id: 's-search',
+    });
     expect(otherUser.body.results).toEqual([]);
   });
 });
@@ -122,7 +147,13 @@ describe('ending sessions and jobs', () => {
 
     const job = await call('GET', `/v1/jobs/${first.body.job_id}`);
     expect(job.status).toBe(200);
-    expect(job.body).toMatchObject({ id: first.body.job_id, name: 'consolidate', state: 'waiting', attempts: 0, max_attempts: 5 });
+    expect(job.body).toMatchObject({
+      id: first.body.job_id,
+      name: 'consolidate',
+      state: 'waiting',
+      attempts: 0,
+      max_attempts: 5,
+    });
     const payload = (await t.deps.hindsight.queue.queue.getJob(first.body.job_id))?.data;
     expect(payload).toEqual({ tenant: 'acme', user_id: 'alice', session_id: 's-end', through_seq: 2, trigger: 'end' });
     expect((await call('GET', `/v1/jobs/${first.body.job_id}`, undefined, globex)).status).toBe(404);
@@ -162,7 +193,11 @@ describe('ending sessions and jobs', () => {
 
     const deleted = await call('DELETE', '/v1/sessions/s-clear');
     expect(deleted.body).toMatchObject({ deleted: true, jobs: 1 });
-    expect((await call('GET', '/v1/sessions/s-clear/turns')).body).toMatchObject({ turns: [], user_id: null, last_seq: 0 });
+    expect((await call('GET', '/v1/sessions/s-clear/turns')).body).toMatchObject({
+      turns: [],
+      user_id: null,
+      last_seq: 0,
+    });
     const pending = await t.deps.hindsight.queue.queue.getJobs(['delayed', 'waiting']);
     expect(pending.filter((j) => j.data.session_id === 's-clear')).toEqual([]);
   });
@@ -179,17 +214,29 @@ describe('users', () => {
     const read = await call('GET', '/v1/users/carol/summary');
     expect(read.body.summary).toBe('Carol: vegetarian, moved to Bergen.');
     const history = await call('GET', `/v1/memories/${first.body.memory_id}/history`);
-    expect(history.body.entries.map((e: { content: string }) => e.content)).toContain('Carol: vegetarian, lives in Oslo.');
+    expect(history.body.entries.map((e: { content: string }) => e.content)).toContain(
+      'Carol: vegetarian, lives in Oslo.',
+    );
     expect((await call('PUT', '/v1/users/carol/summary', { content: '' })).status).toBe(422);
     expect((await call('GET', '/v1/users/carol/summary')).body.summary).toBe('Carol: vegetarian, moved to Bergen.');
   });
 
   it('keeps a profile that repeats one memory word for word, and refuses an edit onto an existing memory', async () => {
-    const fact = await call('POST', '/store', { content: 'Frank is allergic to peanuts.', memory_type: 'fact', user_id: 'frank' });
+    const fact = await call('POST', '/store', {
+      content: 'Frank is allergic to peanuts.',
+      memory_type: 'fact',
+      user_id: 'frank',
+    });
     const profile = await call('PUT', '/v1/users/frank/summary', { content: 'Frank is allergic to peanuts.' });
     expect(profile.status).toBe(200);
-    expect((await call('PUT', '/v1/users/frank/summary', { content: 'Frank is allergic to peanuts.' })).status).toBe(200);
-    const other = await call('POST', '/store', { content: 'Frank lives in Porto.', memory_type: 'fact', user_id: 'frank' });
+    expect((await call('PUT', '/v1/users/frank/summary', { content: 'Frank is allergic to peanuts.' })).status).toBe(
+      200,
+    );
+    const other = await call('POST', '/store', {
+      content: 'Frank lives in Porto.',
+      memory_type: 'fact',
+      user_id: 'frank',
+    });
     const clash = await call('PATCH', `/v1/memories/${other.body.id}`, { content: 'Frank is allergic to peanuts.' });
     expect(clash.status).toBe(409);
     expect((await call('GET', `/v1/memories/${other.body.id}`)).body.content).toBe('Frank lives in Porto.');
@@ -220,16 +267,27 @@ describe('service access and maintenance', () => {
     const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
     expect(response.statusCode).toBe(200);
     const paths = Object.keys(response.json().paths);
-    for (const path of ['/v1/sessions/{id}/turns', '/v1/sessions/{id}/end', '/v1/jobs/{id}', '/v1/users/{id}/summary', '/v1/users/{id}']) {
+    for (const path of [
+      '/v1/sessions/{id}/turns',
+      '/v1/sessions/{id}/end',
+      '/v1/jobs/{id}',
+      '/v1/users/{id}/summary',
+      '/v1/users/{id}',
+    ]) {
       expect(paths).toContain(path);
     }
   });
 
   it('lets the admin key act for a tenant named in X-Tenant-Id, and nobody else', async () => {
-    const asAcme = await call('POST', '/v1/memories', { content: 'Frank speaks Finnish', memory_type: 'fact', user_id: 'frank' }, {
-      ...admin,
-      'x-tenant-id': 'acme',
-    });
+    const asAcme = await call(
+      'POST',
+      '/v1/memories',
+      { content: 'Frank speaks Finnish', memory_type: 'fact', user_id: 'frank' },
+      {
+        ...admin,
+        'x-tenant-id': 'acme',
+      },
+    );
     expect(asAcme.status).toBe(201);
     expect((await call('GET', `/v1/memories/${asAcme.body.id}`)).status).toBe(200);
     expect((await call('GET', `/v1/memories/${asAcme.body.id}`, undefined, globex)).status).toBe(404);
@@ -240,8 +298,16 @@ describe('service access and maintenance', () => {
   });
 
   it('decays by category: archives faded memories (restorable), deletes them after retention', async () => {
-    const decision = await call('POST', '/store', { content: 'Gina decided to use Postgres', memory_type: 'decision', user_id: 'gina' });
-    const preference = await call('POST', '/store', { content: 'Gina prefers dark roast coffee', memory_type: 'preference', user_id: 'gina' });
+    const decision = await call('POST', '/store', {
+      content: 'Gina decided to use Postgres',
+      memory_type: 'decision',
+      user_id: 'gina',
+    });
+    const preference = await call('POST', '/store', {
+      content: 'Gina prefers dark roast coffee',
+      memory_type: 'preference',
+      user_id: 'gina',
+    });
     const day = 86_400_000;
     const later = (days: number) => new Date(Date.now() + days * day).toISOString();
 

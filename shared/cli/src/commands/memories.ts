@@ -15,7 +15,16 @@ export const STORE_OPTIONS = {
 export async function storeCommand(
   ctx: CommandContext,
   positionals: string[],
-  values: { user?: string; type?: string; category?: string; tag?: string[]; metadata?: string; 'occurred-at'?: string; session?: string; confidence?: string },
+  values: {
+    user?: string;
+    type?: string;
+    category?: string;
+    tag?: string[];
+    metadata?: string;
+    'occurred-at'?: string;
+    session?: string;
+    confidence?: string;
+  },
 ): Promise<number> {
   const content = positionals.join(' ').trim();
   if (!content) throw new UsageError('store needs the memory text: hindsight store "likes concise answers" --user u1');
@@ -30,7 +39,10 @@ export async function storeCommand(
   if (values.confidence) input.confidence = parseNumber(values.confidence, '--confidence');
   const result: WriteResult = await ctx.client().store(input as MemoryInput);
   if (ctx.json) ctx.outJson(result);
-  else ctx.out(`${result.status} ${result.id} (${result.layer})${result.superseded_ids?.length ? `, supersedes ${result.superseded_ids.join(', ')}` : ''}`);
+  else
+    ctx.out(
+      `${result.status} ${result.id} (${result.layer})${result.superseded_ids?.length ? `, supersedes ${result.superseded_ids.join(', ')}` : ''}`,
+    );
   return EXIT.ok;
 }
 
@@ -47,7 +59,15 @@ export const SEARCH_OPTIONS = {
 export async function searchCommand(
   ctx: CommandContext,
   positionals: string[],
-  values: { user?: string; 'top-k'?: string; type?: string[]; tag?: string[]; 'time-range'?: string; budget?: string; session?: string },
+  values: {
+    user?: string;
+    'top-k'?: string;
+    type?: string[];
+    tag?: string[];
+    'time-range'?: string;
+    budget?: string;
+    session?: string;
+  },
 ): Promise<number> {
   const query = positionals.join(' ').trim();
   if (!query) throw new UsageError('search needs a query: hindsight search "what does the user eat?" --user u1');
@@ -66,9 +86,13 @@ export async function searchCommand(
   }
   if (answer.results.length === 0) ctx.out('no memories found');
   answer.results.forEach((hit, i) => {
-    ctx.out(`${String(i + 1).padStart(2)}. [${hit.score.toFixed(3)}] ${hit.occurred_at.slice(0, 10)} ${hit.category}: ${oneLine(hit.content)}  (${hit.id})`);
+    ctx.out(
+      `${String(i + 1).padStart(2)}. [${hit.score.toFixed(3)}] ${hit.occurred_at.slice(0, 10)} ${hit.category}: ${oneLine(hit.content)}  (${hit.id})`,
+    );
   });
-  const notes = [answer.truncated ? 'cut to the token budget' : '', answer.timed_out ? 'deadline reached' : ''].filter(Boolean);
+  const notes = [answer.truncated ? 'cut to the token budget' : '', answer.timed_out ? 'deadline reached' : ''].filter(
+    Boolean,
+  );
   ctx.note(`${answer.results.length} results in ${answer.took_ms} ms${notes.length ? ` (${notes.join(', ')})` : ''}`);
   return EXIT.ok;
 }
@@ -85,7 +109,15 @@ export const FORGET_OPTIONS = {
 
 export async function forgetCommand(
   ctx: CommandContext,
-  values: { id?: string; user?: string; session?: string; tag?: string[]; type?: string[]; before?: string; 'dry-run'?: boolean },
+  values: {
+    id?: string;
+    user?: string;
+    session?: string;
+    tag?: string[];
+    type?: string[];
+    before?: string;
+    'dry-run'?: boolean;
+  },
 ): Promise<number> {
   const request: Record<string, unknown> = {};
   if (values.id) request.memory_id = values.id;
@@ -95,7 +127,9 @@ export async function forgetCommand(
   if (values.type?.length) request.memory_types = values.type;
   if (values.before) request.before = values.before;
   if (Object.keys(request).length === 0) {
-    throw new UsageError('forget needs a filter (--id, --user, --session, --tag, --type, --before); it never forgets everything');
+    throw new UsageError(
+      'forget needs a filter (--id, --user, --session, --tag, --type, --before); it never forgets everything',
+    );
   }
   request.dry_run = values['dry-run'] === true;
   const answer = await ctx.client().forget(request);
@@ -118,7 +152,16 @@ export const LIST_OPTIONS = {
 
 export async function listCommand(
   ctx: CommandContext,
-  values: { user?: string; type?: string; category?: string; tag?: string; status?: string; session?: string; limit?: string; all?: boolean },
+  values: {
+    user?: string;
+    type?: string;
+    category?: string;
+    tag?: string;
+    status?: string;
+    session?: string;
+    limit?: string;
+    all?: boolean;
+  },
 ): Promise<number> {
   const limit = values.limit ? parseInteger(values.limit, '--limit') : 50;
   const query: Record<string, string | number | undefined> = {
@@ -144,7 +187,9 @@ export async function listCommand(
     return EXIT.ok;
   }
   for (const m of shown) {
-    ctx.out(`${m.id}  ${m.occurred_at.slice(0, 10)}  ${m.layer}/${m.category}  ${m.status === 'active' ? '' : `[${m.status}] `}${oneLine(m.content)}`);
+    ctx.out(
+      `${m.id}  ${m.occurred_at.slice(0, 10)}  ${m.layer}/${m.category}  ${m.status === 'active' ? '' : `[${m.status}] `}${oneLine(m.content)}`,
+    );
   }
   ctx.note(`${shown.length} memories${!values.all && cursor ? ' (more: --all or --limit)' : ''}`);
   return EXIT.ok;

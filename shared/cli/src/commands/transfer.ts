@@ -18,7 +18,15 @@ export const EXPORT_OPTIONS = {
 /** Streams `GET /v1/export` to a file or stdout, counting records on stderr. */
 export async function exportCommand(
   ctx: CommandContext,
-  values: { out?: string; user?: string; type?: string; category?: string; tag?: string; status?: string; session?: string },
+  values: {
+    out?: string;
+    user?: string;
+    type?: string;
+    category?: string;
+    tag?: string;
+    status?: string;
+    session?: string;
+  },
 ): Promise<number> {
   const params = new URLSearchParams();
   const set = (key: string, value: string | undefined) => value !== undefined && params.set(key, value);
@@ -28,7 +36,9 @@ export async function exportCommand(
   set('tag', values.tag);
   set('status', values.status);
   set('session_id', values.session);
-  const response = await fetch(`${ctx.url}/v1/export${params.size > 0 ? `?${params}` : ''}`, { headers: ctx.headers() });
+  const response = await fetch(`${ctx.url}/v1/export${params.size > 0 ? `?${params}` : ''}`, {
+    headers: ctx.headers(),
+  });
   if (!response.ok || !response.body) throw await apiErrorFrom(response, 'GET /v1/export');
 
   const toStdout = values.out === undefined || values.out === '-';
@@ -44,7 +54,9 @@ export async function exportCommand(
     },
   });
   const destination: Writable = toStdout ? (ctx.io.stdout as Writable) : createWriteStream(values.out as string);
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), counter, destination, { end: !toStdout });
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), counter, destination, {
+    end: !toStdout,
+  });
   progress.done();
   if (!toStdout) {
     if (ctx.json) ctx.outJson({ records, file: values.out });
@@ -69,13 +81,23 @@ export interface ImportSummary {
  */
 export async function importCommand(ctx: CommandContext, positionals: string[]): Promise<number> {
   const [source, ...rest] = positionals;
-  if (!source || rest.length > 0) throw new UsageError('import takes one NDJSON file (or "-" for stdin): hindsight import memories.ndjson');
+  if (!source || rest.length > 0)
+    throw new UsageError('import takes one NDJSON file (or "-" for stdin): hindsight import memories.ndjson');
   const fromStdin = source === '-';
-  const total = fromStdin ? undefined : (await stat(source).catch(() => {
-    throw new UsageError(`cannot read ${source}`);
-  })).size;
+  const total = fromStdin
+    ? undefined
+    : (
+        await stat(source).catch(() => {
+          throw new UsageError(`cannot read ${source}`);
+        })
+      ).size;
   const input: Readable = fromStdin ? (ctx.io.stdin as Readable) : createReadStream(source);
-  const progress = createProgress({ label: 'import', unit: 'bytes', enabled: !ctx.quiet, ...(total !== undefined ? { total } : {}) });
+  const progress = createProgress({
+    label: 'import',
+    unit: 'bytes',
+    enabled: !ctx.quiet,
+    ...(total !== undefined ? { total } : {}),
+  });
   let sent = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {

@@ -65,7 +65,12 @@ export class LlmContradictionJudge implements ContradictionJudge {
 
 /** The LLM judge when `LLM_BASE_URL` and `LLM_MODEL` are set, the rule judge otherwise. */
 export function createContradictionJudge(
-  config: { LLM_BASE_URL?: string | undefined; LLM_MODEL?: string | undefined; LLM_API_KEY?: string | undefined; LLM_TIMEOUT_MS: number },
+  config: {
+    LLM_BASE_URL?: string | undefined;
+    LLM_MODEL?: string | undefined;
+    LLM_API_KEY?: string | undefined;
+    LLM_TIMEOUT_MS: number;
+  },
   rules: ContradictionJudge,
   log: Logger,
 ): ContradictionJudge {

@@ -3,8 +3,8 @@ import {
   consolidationJobId,
   JOB_STATES,
   type JobName,
-  jobOptions,
   type JobStatus,
+  jobOptions,
   parsePayload,
   type RetryOverrides,
 } from '@hindsight/jobs';
@@ -61,7 +61,10 @@ export class HindsightQueue implements ConsolidationQueue {
   /** Enqueues any catalogued job (maintenance); validated like every other. */
   async add<N extends JobName>(name: N, payload: unknown, jobId?: string): Promise<string> {
     const data = parsePayload(name, payload);
-    const job = await this.queue.add(name, data, { ...jobOptions(name, this.options.retry), ...(jobId ? { jobId } : {}) });
+    const job = await this.queue.add(name, data, {
+      ...jobOptions(name, this.options.retry),
+      ...(jobId ? { jobId } : {}),
+    });
     return job.id ?? '';
   }
 

@@ -21,7 +21,9 @@ export class IdempotencyCache {
 
   async run(tenant: string, key: string, body: unknown, compute: () => Promise<StoredReply>): Promise<StoredReply> {
     const redisKey = `${this.prefix}:idem:${tenant}:${createHash('sha256').update(key).digest('hex')}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify(body ?? null))
+      .digest('hex');
     const cached = await this.redis.get(redisKey);
     if (cached) {
       const stored = JSON.parse(cached) as StoredReply & { fingerprint: string };

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import {
   type AppendOutcome,
   type NewTurn,
-  type SessionSnapshot,
   SessionOwnerError,
+  type SessionSnapshot,
   type WorkingMemoryStore,
 } from '../../working/port.ts';
 
@@ -86,7 +86,11 @@ export class RedisWorkingMemory implements WorkingMemoryStore {
     return { firstSeq: reply[0], lastSeq: Number(reply[1]), pending: Number(reply[2]) };
   }
 
-  async read(tenant: string, sessionId: string, options: { throughSeq?: number; last?: number } = {}): Promise<SessionSnapshot> {
+  async read(
+    tenant: string,
+    sessionId: string,
+    options: { throughSeq?: number; last?: number } = {},
+  ): Promise<SessionSnapshot> {
     const keys = this.sessionKeys(tenant, sessionId);
     const [meta, fields, ttl] = await Promise.all([
       this.redis.hgetall(keys.meta),

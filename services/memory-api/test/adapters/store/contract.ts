@@ -66,8 +66,20 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
 
     it('applies every filter to k-NN and keyword search', async () => {
       const base = { user_id: 'u1' };
-      const old = makeRecord({ ...base, content: 'coffee in the morning', occurred_at: '2020-01-01T00:00:00.000Z', tags: ['a'] });
-      const recent = makeRecord({ ...base, content: 'coffee at night', occurred_at: '2025-06-01T00:00:00.000Z', tags: ['b'], layer: 'episodic', category: 'event' });
+      const old = makeRecord({
+        ...base,
+        content: 'coffee in the morning',
+        occurred_at: '2020-01-01T00:00:00.000Z',
+        tags: ['a'],
+      });
+      const recent = makeRecord({
+        ...base,
+        content: 'coffee at night',
+        occurred_at: '2025-06-01T00:00:00.000Z',
+        tags: ['b'],
+        layer: 'episodic',
+        category: 'event',
+      });
       const superseded = makeRecord({ ...base, content: 'coffee forever', status: 'superseded' });
       await store.commit({
         inserts: [
@@ -80,7 +92,9 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       const scope = { tenant: 't1', userId: 'u1', statuses: ['active'] as const };
       const ids = async (extra: object) => {
         const dense = (await store.vectorSearch({ ...scope, ...extra }, axisVector(0), 10)).map((h) => h.id).sort();
-        const keyword = (await store.keywordSearch({ ...scope, ...extra }, keywordTokens('coffee'), 10)).map((h) => h.id).sort();
+        const keyword = (await store.keywordSearch({ ...scope, ...extra }, keywordTokens('coffee'), 10))
+          .map((h) => h.id)
+          .sort();
         expect(keyword).toEqual(dense);
         return dense;
       };
@@ -118,7 +132,13 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       const fresh = makeRecord({ content: 'fresh words' });
       const clash = makeRecord({ content: 'same words' });
       await expect(
-        store.commit({ inserts: [{ record: fresh, vector: axisVector(1) }, { record: clash, vector: axisVector(0) }], updates: [] }),
+        store.commit({
+          inserts: [
+            { record: fresh, vector: axisVector(1) },
+            { record: clash, vector: axisVector(0) },
+          ],
+          updates: [],
+        }),
       ).rejects.toBeInstanceOf(DuplicateContentError);
       expect(await store.count({ tenant: 't1' })).toBe(1);
       expect(await store.get('t1', fresh.id)).toBeUndefined();
@@ -128,22 +148,36 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
     it('refuses an update that would duplicate another active memory', async () => {
       const first = makeRecord({ content: 'walks the dog at seven' });
       const second = makeRecord({ content: 'walks the dog at eight' });
-      await store.commit({ inserts: [{ record: first, vector: axisVector(0) }, { record: second, vector: axisVector(1) }], updates: [] });
+      await store.commit({
+        inserts: [
+          { record: first, vector: axisVector(0) },
+          { record: second, vector: axisVector(1) },
+        ],
+        updates: [],
+      });
       const clash = { ...second, content: first.content, content_hash: first.content_hash };
-      await expect(store.commit({ inserts: [], updates: [{ record: clash, vector: axisVector(0) }] })).rejects.toBeInstanceOf(
-        DuplicateContentError,
-      );
+      await expect(
+        store.commit({ inserts: [], updates: [{ record: clash, vector: axisVector(0) }] }),
+      ).rejects.toBeInstanceOf(DuplicateContentError);
       expect((await store.get('t1', second.id))?.content).toBe('walks the dog at eight');
     });
 
     it('updates a record, its vector and its keyword terms together', async () => {
       const record = makeRecord({ content: 'prefers tea' });
       await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
-      const next = { ...record, content: 'prefers espresso', status: 'superseded' as const, superseded_by: 'x', proof_count: 2 };
+      const next = {
+        ...record,
+        content: 'prefers espresso',
+        status: 'superseded' as const,
+        superseded_by: 'x',
+        proof_count: 2,
+      };
       await store.commit({ inserts: [], updates: [{ record: next, vector: axisVector(5) }] });
       expect(await store.get('t1', record.id)).toEqual(next);
       expect((await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('tea'), 5)).length).toBe(0);
-      expect((await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('espresso'), 5)).map((h) => h.id)).toEqual([record.id]);
+      expect(
+        (await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('espresso'), 5)).map((h) => h.id),
+      ).toEqual([record.id]);
       const [hit] = await store.vectorSearch({ tenant: 't1', userId: 'u1' }, axisVector(5), 1);
       expect(hit?.id).toBe(record.id);
       const sims = await store.similarities('t1', [record.id], axisVector(5));

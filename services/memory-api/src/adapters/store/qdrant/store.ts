@@ -184,7 +184,9 @@ export class QdrantMemoryStore implements MemoryStore {
     });
 
     // Updates count too: an edit may give a memory the content of another active one.
-    const active = [...batch.inserts, ...batch.updates].map(({ record }) => record).filter((r) => r.status === 'active');
+    const active = [...batch.inserts, ...batch.updates]
+      .map(({ record }) => record)
+      .filter((r) => r.status === 'active');
     const repeated = firstRepeatedKey(active);
     if (repeated) throw new DuplicateContentError(repeated.content_hash);
     const stored = await this.activeClashes(active, new Set(updateIds));

@@ -112,7 +112,9 @@ export class SqliteMemoryStore implements MemoryStore {
     const insertRow = this.sql(
       `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
     );
-    const updateRow = this.sql(`UPDATE memories SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND tenant = ?`);
+    const updateRow = this.sql(
+      `UPDATE memories SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND tenant = ?`,
+    );
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
     const insertVector = this.sql('INSERT INTO memory_embeddings (rowid, scope, embedding) VALUES (?, ?, ?)');
     const deleteVector = this.sql('DELETE FROM memory_embeddings WHERE rowid = ?');
@@ -170,9 +172,10 @@ export class SqliteMemoryStore implements MemoryStore {
     if (ids.length === 0) return [];
     // `+tenant`: without it SQLite picks a tenant index and scans every row of the tenant
     // (15+ ms at 100k memories) instead of looking the ids up in the unique id index.
-    const rows = this.sql(
-      `SELECT * FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
-    ).all(tenant, ...ids) as MemoryRow[];
+    const rows = this.sql(`SELECT * FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`).all(
+      tenant,
+      ...ids,
+    ) as MemoryRow[];
     return rows.map(rowToRecord);
   }
 
@@ -261,11 +264,18 @@ export class SqliteMemoryStore implements MemoryStore {
     const rows = this.sql(
       `SELECT m.id, f.terms, bm25(memory_keywords) AS rank FROM memory_keywords f JOIN memories m ON m.rowid = f.rowid
        WHERE memory_keywords MATCH ? AND ${where} ORDER BY rank LIMIT ?`,
-    ).all(match, ...params, Math.max(k * RESCORE_FACTOR, MIN_RESCORED)) as Array<{ id: string; terms: string; rank: number }>;
+    ).all(match, ...params, Math.max(k * RESCORE_FACTOR, MIN_RESCORED)) as Array<{
+      id: string;
+      terms: string;
+      rank: number;
+    }>;
     if (rows.length === 0) return [];
 
     const documents = (
-      this.sql('SELECT count(*) AS n FROM memories WHERE tenant = ? AND user_id = ?').get(scope.tenant, scope.userId) as {
+      this.sql('SELECT count(*) AS n FROM memories WHERE tenant = ? AND user_id = ?').get(
+        scope.tenant,
+        scope.userId,
+      ) as {
         n: number;
       }
     ).n;
@@ -302,7 +312,9 @@ export class SqliteMemoryStore implements MemoryStore {
     ).all(tenant, ...ids) as Array<{ rowid: number; id: string }>;
     // One point lookup per vector: joined to memories, vec0 scanned its whole table per row
     // (~45 ms for 5 ids at 100k memories); by rowid it reads one vector (~0.3 ms).
-    const distance = this.sql('SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_embeddings WHERE rowid = ?');
+    const distance = this.sql(
+      'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_embeddings WHERE rowid = ?',
+    );
     const result = new Map<string, number>();
     for (const { rowid, id } of owned) {
       const row = distance.get(vector, BigInt(rowid)) as { distance: number } | undefined;
@@ -419,6 +431,7 @@ function encodeCursor(rowid: number): string {
 function decodeCursor(cursor: string): number {
   const decoded = Buffer.from(cursor, 'base64url').toString();
   const value = Number(decoded);
-  if (!/^\d+$/.test(decoded) || !Number.isSafeInteger(value)) throw new BadRequestError('cursor is not one this API returned');
+  if (!/^\d+$/.test(decoded) || !Number.isSafeInteger(value))
+    throw new BadRequestError('cursor is not one this API returned');
   return value;
 }
