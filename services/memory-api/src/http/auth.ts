@@ -52,7 +52,8 @@ function delegatedTenant(request: FastifyRequest, keys: ApiKeys, key: string): s
 function accessOf(request: FastifyRequest): Access {
   const declared = request.routeOptions.config.access;
   if (declared) return declared;
-  const url = request.url;
+  // The path without its query string: `/ready?verbose=1` is as public as `/ready`.
+  const url = request.url.split('?', 1)[0] ?? '';
   if (url.startsWith('/admin') || url.startsWith('/debug')) return 'admin';
   if (url === '/health' || url === '/ready' || url.startsWith('/docs')) return 'public';
   return 'tenant';

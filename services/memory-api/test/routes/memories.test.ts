@@ -325,6 +325,8 @@ describe('tenant isolation', () => {
     expect(wrong.json().error.code).toBe('unauthorized');
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/ready' })).json().status).toBe('ready');
+    expect((await t.app.inject({ method: 'GET', url: '/ready?verbose=1' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/debug/memory?x=/health', headers: acme })).statusCode).toBe(403);
   });
 
   it('serves the OpenAPI document', async () => {
