@@ -32,6 +32,7 @@ function parseValue(text: string): number {
   if (text === '+Inf') return Number.POSITIVE_INFINITY;
   if (text === '-Inf') return Number.NEGATIVE_INFINITY;
   const value = Number(text);
-  if (Number.isNaN(value) && text !== 'NaN') throw new Error(`not a sample value: ${text}`);
+  // Prometheus reads NaN in any case; prom-client writes "Nan" (e.g. event-loop lag before its first sample).
+  if (Number.isNaN(value) && text.toLowerCase() !== 'nan') throw new Error(`not a sample value: ${text}`);
   return value;
 }

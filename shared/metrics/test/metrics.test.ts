@@ -64,4 +64,10 @@ describe('parsePrometheusText', () => {
     ]);
     expect(() => parsePrometheusText('this is not a metric line\n')).toThrow(/line 1/);
   });
+
+  it('reads NaN as prom-client writes it ("Nan", before a gauge has a sample)', () => {
+    const [lag] = parsePrometheusText('eventloop_lag_mean_seconds{service="x"} Nan\n');
+    expect(lag?.value).toBeNaN();
+    expect(() => parsePrometheusText('broken 1.2.3\n')).toThrow(/not a sample value/);
+  });
 });

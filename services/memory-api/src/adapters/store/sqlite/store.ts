@@ -28,6 +28,8 @@ const KEYWORD_INDEX_VERSION = `${KEYWORD_TOKENIZER_VERSION}/scoped-terms`;
 /** Keyword candidates rescored per requested result, and at least this many. */
 const RESCORE_FACTOR = 4;
 const MIN_RESCORED = 100;
+/** The widest window of keyword matches filtered in one search. */
+const MAX_KEYWORD_WINDOW = 6400;
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
@@ -260,15 +262,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const prefix = termScope(scope.tenant, scope.userId);
     const scoped = unique.map((t) => prefix + t);
     const match = scoped.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
-    const { where, params } = filterToSql(scope);
-    const rows = this.sql(
-      `SELECT m.id, f.terms, bm25(memory_keywords) AS rank FROM memory_keywords f JOIN memories m ON m.rowid = f.rowid
-       WHERE memory_keywords MATCH ? AND ${where} ORDER BY rank LIMIT ?`,
-    ).all(match, ...params, Math.max(k * RESCORE_FACTOR, MIN_RESCORED)) as Array<{
-      id: string;
-      terms: string;
-      rank: number;
-    }>;
+    const rows = this.filteredKeywordMatches(scope, match, Math.max(k * RESCORE_FACTOR, MIN_RESCORED));
     if (rows.length === 0) return [];
 
     const documents = (
@@ -303,6 +297,51 @@ export class SqliteMemoryStore implements MemoryStore {
       return { id, score };
     });
     return scored.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /**
+   * The best keyword matches that pass every filter, with their indexed terms. The match runs on
+   * the keyword index alone (the scoped tokens already confine it to one user) and carries only
+   * rowids through the sort; filters and terms are read for the few best afterwards, widening the
+   * window until enough survive. (Reading rows or terms inside the match costs them for every match.)
+   */
+  private filteredKeywordMatches(
+    scope: SearchScope,
+    match: string,
+    wanted: number,
+  ): Array<{ id: string; terms: string }> {
+    const { where, params } = filterToSql(scope);
+    const matches = this.sql(
+      'SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY bm25(memory_keywords) LIMIT ?',
+    );
+    let fetch = wanted;
+    for (;;) {
+      const found = (matches.all(match, fetch) as Array<{ rowid: number }>).map((f) => f.rowid);
+      if (found.length === 0) return [];
+      const placeholders = found.map(() => '?').join(', ');
+      const allowed = new Map(
+        (
+          this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid IN (${placeholders})`).all(
+            ...params,
+            ...found,
+          ) as Array<{ rowid: number; id: string }>
+        ).map((a) => [a.rowid, a.id]),
+      );
+      const kept = found.filter((rowid) => allowed.has(rowid));
+      if (kept.length >= wanted || found.length < fetch || fetch >= MAX_KEYWORD_WINDOW) {
+        const best = kept.slice(0, wanted);
+        if (best.length === 0) return [];
+        const terms = new Map(
+          (
+            this.sql(`SELECT rowid, terms FROM memory_keywords WHERE rowid IN (${best.map(() => '?').join(', ')})`).all(
+              ...best,
+            ) as Array<{ rowid: number; terms: string }>
+          ).map((t) => [t.rowid, t.terms]),
+        );
+        return best.map((rowid) => ({ id: allowed.get(rowid) as string, terms: terms.get(rowid) ?? '' }));
+      }
+      fetch = Math.min(MAX_KEYWORD_WINDOW, fetch * 4);
+    }
   }
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
