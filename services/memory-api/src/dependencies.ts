@@ -88,6 +88,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       }),
       metrics,
     );
+    closers.push(() => memory.close());
     return {
       memory,
       metrics,
@@ -106,7 +107,11 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       },
     };
   } catch (error) {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
+    for (const close of closers.reverse()) {
+      await close().catch((cleanupError: unknown) =>
+        log.warn({ err: cleanupError }, 'cleaning up after a failed start failed too'),
+      );
+    }
     redis.disconnect();
     throw error;
   }

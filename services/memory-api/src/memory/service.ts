@@ -16,6 +16,8 @@ export interface MemoryService {
   readonly manage: ManageDeps;
   write(ctx: WriteContext, inputs: readonly MemoryInput[]): Promise<WriteResult[]>;
   search(tenant: string, request: SearchRequest): Promise<SearchResponse>;
+  /** Writes the access statistics still gathered; call before the store closes. */
+  close(): Promise<void>;
 }
 
 export interface MemoryServiceDeps {
@@ -57,5 +59,6 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard },
     write: (ctx, inputs) => writeMemories(writeDeps, ctx, inputs),
     search: (tenant, request) => searchMemories(searchDeps, tenant, request),
+    close: () => access.flush(),
   };
 }

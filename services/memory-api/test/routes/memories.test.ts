@@ -118,6 +118,24 @@ describe('store and retrieve', () => {
   });
 });
 
+describe('access statistics', () => {
+  it('counts how often a memory was returned, off the hot path, and writes what is pending on close', async () => {
+    const { body } = await store({
+      content: 'The user keeps bees in the garden',
+      memory_type: 'fact',
+      user_id: 'access',
+    });
+    const found = await retrieve({ query: 'bees garden', user_id: 'access' });
+    expect(found.results[0].id).toBe(body.id);
+    await retrieve({ query: 'bees garden', user_id: 'access' });
+    // Batched per window: flushing is what shutdown does, so nothing gathered is lost on a clean stop.
+    await t.deps.memory.close();
+    const record = (await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: acme })).json();
+    expect(record.access_count).toBe(2);
+    expect(record.last_accessed_at).not.toBeNull();
+  });
+});
+
 describe('duplicates, merge and supersede', () => {
   it('answers duplicate for the same content and bumps proof_count', async () => {
     const first = await store({ content: 'The user speaks Portuguese', memory_type: 'fact', user_id: 'dup' });
