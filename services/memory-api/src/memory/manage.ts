@@ -111,6 +111,8 @@ export async function restoreMemory(
   next.superseded_by = null;
   next.valid_until = null;
   next.decay_weight = Math.max(next.decay_weight, 1);
+  // Restoring is a use of the memory: decay restarts from now instead of archiving it again tonight.
+  next.last_accessed_at = at;
   next.updated_at = at;
   next.history.push({ at, action: 'restored', content: next.content, note: `was ${current.status}` });
   await deps.store.commit({ inserts: [], updates: [{ record: next }] });

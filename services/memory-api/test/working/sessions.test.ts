@@ -1,3 +1,4 @@
+import { contentHash } from '@hindsight/memory-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../support/app.ts';
 
@@ -295,6 +296,37 @@ describe('service access and maintenance', () => {
     const spoof = await call('GET', `/v1/memories/${asAcme.body.id}`, undefined, { ...globex, 'x-tenant-id': 'acme' });
     expect(spoof.status).toBe(404);
     expect((await call('GET', '/v1/memories', undefined, { 'x-tenant-id': 'acme' })).status).toBe(401);
+  });
+
+  it('restarts the decay clock of a restored memory', async () => {
+    const old = {
+      ...(
+        await call('POST', '/store', { content: 'Hal decided to learn Rust', memory_type: 'decision', user_id: 'hal' })
+      ).body,
+    };
+    const record = (await call('GET', `/v1/memories/${old.id}`)).body;
+    // Learned four years ago: imported with its original times.
+    const content = 'Hal decided to learn Go';
+    const aged = {
+      ...record,
+      id: 'hal-old-decision',
+      content,
+      content_hash: contentHash(content),
+      created_at: '2021-01-01T00:00:00.000Z',
+      updated_at: '2021-01-01T00:00:00.000Z',
+    };
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/v1/import',
+      headers: { ...acme, 'content-type': 'application/x-ndjson' },
+      payload: `${JSON.stringify(aged)}\n`,
+    });
+    expect(imported.statusCode).toBe(200);
+    await call('POST', '/admin/maintenance/decay', {}, admin);
+    expect((await call('GET', '/v1/memories/hal-old-decision')).body.status).toBe('archived');
+    await call('POST', '/v1/memories/hal-old-decision/restore');
+    await call('POST', '/admin/maintenance/decay', { now: new Date(Date.now() + 86_400_000).toISOString() }, admin);
+    expect((await call('GET', '/v1/memories/hal-old-decision')).body.status).toBe('active');
   });
 
   it('decays by category: archives faded memories (restorable), deletes them after retention', async () => {
