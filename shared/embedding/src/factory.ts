@@ -1,10 +1,9 @@
-import type { Redis } from 'ioredis';
 import { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapters/openai-compatible.ts';
 import { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
 import { BuiltinEmbedder } from './builtin/builtin-embedder.ts';
 import type { Embedder } from './port.ts';
-import { CachedEmbedder, type CacheLookup } from './throughput/cached-embedder.ts';
-import { MicroBatcher } from './throughput/micro-batcher.ts';
+import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-embedder.ts';
+import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 export type ProviderSettings =
   | { provider: 'builtin'; dimension?: number }
@@ -13,16 +12,9 @@ export type ProviderSettings =
 
 export type EmbedderSettings = ProviderSettings & {
   /** Coalesce concurrent calls into provider batches. */
-  batch?: { maxBatchSize: number; maxWaitMs: number; onBatch?: (size: number) => void };
+  batch?: MicroBatcherOptions;
   /** Cache vectors in process and, with a Redis client, across replicas. */
-  cache?: {
-    lruSize: number;
-    redis?: Redis;
-    redisPrefix?: string;
-    redisTtlSeconds?: number;
-    onLookup?: (lookup: CacheLookup) => void;
-    onCacheError?: (error: unknown) => void;
-  };
+  cache?: CachedEmbedderOptions;
 };
 
 /**
