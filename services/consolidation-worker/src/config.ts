@@ -1,4 +1,5 @@
 import { env, loadConfig } from '@hindsight/config';
+import { QUEUE_NAME } from '@hindsight/jobs';
 import { z } from 'zod';
 
 /** Every environment variable the consolidation worker reads. The README's configuration table mirrors this. */
@@ -19,7 +20,7 @@ export const WorkerEnv = z
     QUEUE_NAME: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
-      .default('hindsight'),
+      .default(QUEUE_NAME),
     WORKER_CONCURRENCY: env.int(2, 1, 64),
     /** A job whose worker stops renewing its lock this long is taken over by another worker. */
     WORKER_LOCK_MS: env.int(30_000, 1000),

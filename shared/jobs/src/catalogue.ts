@@ -112,8 +112,6 @@ export const JOBS = {
 
 export type JobName = keyof typeof JOBS;
 export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
-export type JobResult<N extends JobName> = z.infer<(typeof JOBS)[N]['result']>;
-export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 
 export function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOBS, name);
