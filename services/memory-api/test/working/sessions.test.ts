@@ -244,6 +244,19 @@ describe('users', () => {
     expect((await call('GET', `/v1/memories/${fact.body.id}`)).body.status).toBe('active');
   });
 
+  it('never erases a session of another user that someone tried to write into', async () => {
+    await call('POST', '/v1/sessions/s-ivy/turns', { user_id: 'ivy', role: 'user', content: 'my locker code is 4411' });
+    const intruder = await call('POST', '/v1/sessions/s-ivy/turns', {
+      user_id: 'jack',
+      role: 'user',
+      content: 'hello',
+    });
+    expect(intruder.status).toBe(409);
+    expect((await call('DELETE', '/v1/users/jack')).body).toMatchObject({ user_id: 'jack', sessions: 0 });
+    const kept = await call('GET', '/v1/sessions/s-ivy/turns');
+    expect(kept.body.turns.map((t: { content: string }) => t.content)).toEqual(['my locker code is 4411']);
+  });
+
   it('erases everything of one user and nothing of another', async () => {
     await call('POST', '/store', { content: 'Dave likes jazz', memory_type: 'preference', user_id: 'dave' });
     await call('POST', '/store', { content: 'Erin likes opera', memory_type: 'preference', user_id: 'erin' });

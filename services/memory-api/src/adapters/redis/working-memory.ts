@@ -9,27 +9,25 @@ import {
 } from '../../working/port.ts';
 
 /**
- * Appends atomically: checks the owner, takes sequence numbers, stores the turns,
- * indexes the session under its user and refreshes every TTL. A second replica
- * appending at the same time gets the next numbers, never the same.
- * KEYS: meta, turns, user index. ARGV: user, ttl, now, session id, turn JSON...
+ * Appends atomically: checks the owner, takes sequence numbers, stores the turns and
+ * refreshes the TTLs. A second replica appending at the same time gets the next
+ * numbers, never the same. Both keys share the session's hash tag (one cluster slot).
+ * KEYS: meta, turns. ARGV: user, ttl, now, turn JSON...
  */
 const APPEND = `
 local owner = redis.call('HGET', KEYS[1], 'user_id')
 if owner and owner ~= ARGV[1] then return {-1, owner} end
-local n = #ARGV - 4
+local n = #ARGV - 3
 local last = redis.call('HINCRBY', KEYS[1], 'seq', n)
 local first = last - n + 1
 if not owner then
   redis.call('HSET', KEYS[1], 'user_id', ARGV[1], 'created_at', ARGV[3])
 end
 redis.call('HSET', KEYS[1], 'updated_at', ARGV[3])
-for i = 1, n do redis.call('HSET', KEYS[2], tostring(first + i - 1), ARGV[4 + i]) end
-redis.call('SADD', KEYS[3], ARGV[4])
+for i = 1, n do redis.call('HSET', KEYS[2], tostring(first + i - 1), ARGV[3 + i]) end
 local ttl = tonumber(ARGV[2])
 redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
-redis.call('EXPIRE', KEYS[3], ttl)
 return {first, last, redis.call('HLEN', KEYS[2])}
 `;
 
@@ -70,19 +68,25 @@ export class RedisWorkingMemory implements WorkingMemoryStore {
   async append(tenant: string, sessionId: string, userId: string, turns: readonly NewTurn[]): Promise<AppendOutcome> {
     const keys = this.sessionKeys(tenant, sessionId);
     const bodies = turns.map((t) => JSON.stringify(t));
+    // The user's session index lives in another cluster slot, so it cannot join the script.
+    // It is written first: a session is never stored without being findable for erasure.
+    const index = this.userKey(tenant, userId);
+    await this.redis.multi().sadd(index, sessionId).expire(index, this.ttlSeconds).exec();
     const reply = (await this.redis.eval(
       APPEND,
-      3,
+      2,
       keys.meta,
       keys.turns,
-      this.userKey(tenant, userId),
       userId,
       String(this.ttlSeconds),
       new Date().toISOString(),
-      sessionId,
       ...bodies,
     )) as [number, number | string, number?];
-    if (reply[0] === -1) throw new SessionOwnerError(String(reply[1]));
+    if (reply[0] === -1) {
+      // Not this user's session: take it back out of their index, or erasing them would erase it.
+      await this.redis.srem(index, sessionId);
+      throw new SessionOwnerError(String(reply[1]));
+    }
     return { firstSeq: reply[0], lastSeq: Number(reply[1]), pending: Number(reply[2]) };
   }
 
