@@ -1,3 +1,4 @@
+import { CONTENT_LIMITS, EndSessionResponse } from '@hindsight/memory-model';
 import { z } from 'zod';
 
 const Id = z.string().trim().min(1).max(128);
@@ -6,7 +7,11 @@ export const ChatRequest = z
   .object({
     user_id: Id,
     session_id: Id,
-    message: z.string().trim().min(1, 'message must not be empty').max(8000, 'message must be at most 8000 characters'),
+    message: z
+      .string()
+      .trim()
+      .min(1, 'message must not be empty')
+      .max(CONTENT_LIMITS.working, `message must be at most ${CONTENT_LIMITS.working} characters`),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequest>;
@@ -18,6 +23,7 @@ export const UsedMemory = z.object({
   layer: z.string(),
   score: z.number(),
 });
+export type UsedMemory = z.infer<typeof UsedMemory>;
 
 export const ChatReply = z.object({
   reply: z.string(),
@@ -29,11 +35,6 @@ export type ChatReply = z.infer<typeof ChatReply>;
 
 export const EndSessionRequest = z.object({ user_id: Id }).strict();
 
-export const EndSessionReply = z.object({
-  session_id: z.string(),
-  /** The consolidation job in memory-api (`GET /v1/jobs/:id`). */
-  job_id: z.string(),
-  state: z.string(),
-  deduplicated: z.boolean(),
-});
+/** memory-api's answer (`job_id` is its consolidation job, `GET /v1/jobs/:id`) for the session named first. */
+export const EndSessionReply = z.object({ session_id: z.string(), ...EndSessionResponse.shape });
 export type EndSessionReply = z.infer<typeof EndSessionReply>;

@@ -1,6 +1,6 @@
 import { DependencyUnavailableError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
-import type { EndSessionResponse, SearchHit, Turn } from '@hindsight/memory-model';
+import { CONTENT_LIMITS, type EndSessionResponse, type SearchHit, type Turn } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import type { ChatReply, ChatRequest } from './contract.ts';
 import { languageOf } from './language.ts';
@@ -43,7 +43,6 @@ export interface ConversationDeps {
 /** Searched once per message for the profile section: what the user likes, avoids and must not have. */
 const PROFILE_QUERY =
   'preferences likes dislikes allergies diet health constraints habits 偏好 喜欢 不喜欢 过敏 忌口 习惯';
-const MAX_TURN_CHARS = 8000;
 
 /**
  * The reference agent's turn (DESIGN §7): record the message in working memory, load the
@@ -99,7 +98,10 @@ export class Conversation {
       used = answer.used;
     }
 
-    await sessions.appendTurns(sessionId, userId, [{ role: 'assistant', content: reply.slice(0, MAX_TURN_CHARS) }]);
+    // Working memory refuses a longer turn; the user still gets the whole reply.
+    await sessions.appendTurns(sessionId, userId, [
+      { role: 'assistant', content: reply.slice(0, CONTENT_LIMITS.working) },
+    ]);
     return { reply, memories_used: dedupe(used).map(usedMemory), session_id: sessionId };
   }
 

@@ -6,17 +6,10 @@ import {
   SearchResponse,
   WriteResult,
 } from '@hindsight/memory-model';
+import type { UsedMemory } from './contract.ts';
 import type { MemoryTools, ToolOutcome } from './ports.ts';
 
-/** A memory the agent put in front of the model (or used in its offline answer). */
-export interface UsedMemory {
-  id: string;
-  content: string;
-  category: string;
-  layer: string;
-  score: number;
-}
-
+/** A memory the agent put in front of the model (or used in its offline answer), as `/chat` reports it. */
 export function usedMemory(hit: SearchHit): UsedMemory {
   return { id: hit.id, content: hit.content, category: hit.category, layer: hit.layer, score: hit.score };
 }
