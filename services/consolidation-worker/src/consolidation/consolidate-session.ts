@@ -28,6 +28,15 @@ export interface ConsolidationDeps {
   onItem?(status: WriteResult['status'] | 'rejected'): void;
 }
 
+/** The result counter each write status adds to. */
+const COUNTED_AS = {
+  created: 'created',
+  merged: 'merged',
+  superseded: 'superseded',
+  duplicate: 'duplicates',
+  quarantined: 'quarantined',
+} as const satisfies Record<WriteResult['status'], keyof ConsolidationResult>;
+
 /** A session that can never be consolidated as asked (another user's). */
 export class SessionMismatchError extends Error {}
 
@@ -70,8 +79,9 @@ export async function consolidateSession(
   // Nothing left: an earlier run of the same turns finished, or the session expired.
   if (session.turns.length === 0) return { ...result, duration_ms: elapsed(started) };
 
-  const checkpoint = await extractOnce(deps, session.turns, payload);
-  const items = guardExtraction(checkpoint.items, new Set(session.turns.map((t) => t.id)));
+  const turnIds = new Set(session.turns.map((t) => t.id));
+  const checkpoint = await extractOnce(deps, session.turns, turnIds, payload);
+  const items = guardExtraction(checkpoint.items, turnIds);
   Object.assign(result, {
     extracted: items.length,
     extractor: checkpoint.extractor,
@@ -81,17 +91,14 @@ export async function consolidateSession(
 
   const byId = new Map(session.turns.map((t) => [t.id, t]));
   for (const item of items) {
-    const outcome = await writeItem(deps, jobId, payload, item, byId);
+    // Provenance names the extractor that made the items, which a retry on another worker may not be.
+    const outcome = await writeItem(deps, jobId, payload, item, byId, checkpoint.extractor);
     deps.onItem?.(outcome === 'rejected' ? 'rejected' : outcome.status);
     if (outcome === 'rejected') {
       result.rejected += 1;
       continue;
     }
-    if (outcome.status === 'created') result.created += 1;
-    else if (outcome.status === 'merged') result.merged += 1;
-    else if (outcome.status === 'superseded') result.superseded += 1;
-    else if (outcome.status === 'duplicate') result.duplicates += 1;
-    else if (outcome.status === 'quarantined') result.quarantined += 1;
+    result[COUNTED_AS[outcome.status]] += 1;
     result.memory_ids.push(outcome.id);
   }
 
@@ -128,12 +135,13 @@ export async function consolidateSession(
 async function extractOnce(
   deps: ConsolidationDeps,
   turns: Turn[],
+  turnIds: ReadonlySet<string>,
   payload: ConsolidatePayload,
 ): Promise<ExtractionCheckpoint> {
   if (deps.checkpoint && deps.checkpoint.through_seq === payload.through_seq) return deps.checkpoint;
   const extraction = await deps.extractor.extract(turns, { sessionId: payload.session_id, userId: payload.user_id });
   // Guard before checkpointing, so a bad extraction is never reused by a retry.
-  guardExtraction(extraction.items, new Set(turns.map((t) => t.id)));
+  guardExtraction(extraction.items, turnIds);
   const checkpoint: ExtractionCheckpoint = {
     through_seq: payload.through_seq,
     extractor: deps.extractor.name,
@@ -151,6 +159,7 @@ async function writeItem(
   payload: ConsolidatePayload,
   item: ExtractedItem,
   turns: Map<string, Turn>,
+  extractor: string,
 ): Promise<WriteResult | 'rejected'> {
   const occurred = item.turn_ids
     .map((id) => turns.get(id)?.timestamp)
@@ -171,7 +180,7 @@ async function writeItem(
       kind: 'consolidation',
       session_id: payload.session_id,
       turn_ids: item.turn_ids,
-      extractor: deps.extractor.name,
+      extractor,
     },
     ...(occurred ? { occurred_at: occurred } : {}),
   };
