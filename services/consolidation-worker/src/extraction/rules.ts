@@ -1,5 +1,5 @@
 import type { Turn } from '@hindsight/memory-model';
-import type { ExtractedItem, Extraction, Extractor } from './port.ts';
+import { type ExtractedItem, type Extraction, type Extractor, VALUE_MAX_CHARS } from './port.ts';
 
 /** What one rule makes of a sentence (provenance and confidence are added around it). */
 interface Finding {
@@ -61,30 +61,30 @@ function attitude(thing: string, value: string): Finding | undefined {
   };
 }
 
+function allergy(thing: string): Finding {
+  return {
+    category: 'fact',
+    key: `health.allergy.${slug(thing)}`,
+    query: 'What is the user allergic to?',
+    value: `The user is allergic to ${thing}; never recommend food or products that contain ${thing}.`,
+  };
+}
+
+/** A key from the first words of a clause: "decision.book_the_flight_to". */
+function clauseKey(prefix: string, clause: string): string {
+  return `${prefix}.${slug(clause.split(' ').slice(0, 4).join(' '))}`;
+}
+
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+
 const ENGLISH_RULES: Rule[] = [
   {
     pattern: en(String.raw`\b(?:i'?m|i am)\s+(?:severely |very |deathly |highly )?allergic to\s+${OBJECT}${END}`),
-    build: (m) => {
-      const thing = clean(m[1]);
-      return {
-        category: 'fact',
-        key: `health.allergy.${slug(thing)}`,
-        query: 'What is the user allergic to?',
-        value: `The user is allergic to ${thing}; never recommend food or products that contain ${thing}.`,
-      };
-    },
+    build: (m) => allergy(clean(m[1])),
   },
   {
     pattern: en(String.raw`\bi have (?:a|an)\s+([a-z ]{2,30}?) allergy\b`),
-    build: (m) => {
-      const thing = clean(m[1]);
-      return {
-        category: 'fact',
-        key: `health.allergy.${slug(thing)}`,
-        query: 'What is the user allergic to?',
-        value: `The user is allergic to ${thing}; never recommend food or products that contain ${thing}.`,
-      };
-    },
+    build: (m) => allergy(clean(m[1])),
   },
   {
     pattern: en(
@@ -233,7 +233,7 @@ const ENGLISH_RULES: Rule[] = [
       category: 'fact',
       key: 'identity.job',
       query: 'What does the user do for a living?',
-      value: `The user works as ${/^[aeiou]/i.test(clean(m[1])) ? 'an' : 'a'} ${thirdPerson(clean(m[1]))}.`,
+      value: `The user works as ${article(clean(m[1]))} ${thirdPerson(clean(m[1]))}.`,
     }),
   },
   {
@@ -244,14 +244,14 @@ const ENGLISH_RULES: Rule[] = [
       category: 'fact',
       key: 'identity.job',
       query: 'What does the user do for a living?',
-      value: `The user works as ${/^[aeiou]/i.test(clean(m[1])) ? 'an' : 'a'} ${clean(m[1])}.`,
+      value: `The user works as ${article(clean(m[1]))} ${clean(m[1])}.`,
     }),
   },
   {
     pattern: en(String.raw`\b(?:i|we)(?:'ve| have)?\s+decided\s+(?:to\s+|on\s+|that\s+)?([^.;!?。！？]+)`),
     build: (m) => ({
       category: 'decision',
-      key: `decision.${slug(clean(m[1]).split(' ').slice(0, 4).join(' '))}`,
+      key: clauseKey('decision', clean(m[1])),
       query: 'What did the user decide?',
       value: `The user decided: ${thirdPerson(clean(m[1]))}.`,
     }),
@@ -273,7 +273,7 @@ const ENGLISH_RULES: Rule[] = [
       const what = thirdPerson(clean(m[1]));
       return {
         category: 'commitment',
-        key: `commitment.${slug(what.split(' ').slice(0, 4).join(' '))}`,
+        key: clauseKey('commitment', what),
         query: 'What did the user ask to be reminded about?',
         value: `The user asked to be reminded to ${what}.`,
       };
@@ -285,7 +285,7 @@ const ENGLISH_RULES: Rule[] = [
       const what = thirdPerson(clean(m[1]));
       return {
         category: 'commitment',
-        key: `commitment.${slug(what.split(' ').slice(0, 4).join(' '))}`,
+        key: clauseKey('commitment', what),
         query: 'What has the user committed to doing?',
         value: `The user committed to ${what}.`,
       };
@@ -300,7 +300,7 @@ const ENGLISH_RULES: Rule[] = [
         return undefined;
       return {
         category: 'todo',
-        key: `todo.${slug(what.split(' ').slice(0, 4).join(' '))}`,
+        key: clauseKey('todo', what),
         query: 'What does the user still need to do?',
         value: `The user needs to ${what}.`,
       };
@@ -314,7 +314,7 @@ const ENGLISH_RULES: Rule[] = [
       const context = previous ? ` (correcting: "${previous.slice(0, 70)}")` : '';
       return {
         category: 'fact',
-        key: `correction.${slug(correction.split(' ').slice(0, 4).join(' '))}`,
+        key: clauseKey('correction', correction),
         query: 'What did the user correct?',
         value: `Correction from the user: ${correction}${context}.`,
       };
@@ -323,6 +323,15 @@ const ENGLISH_RULES: Rule[] = [
 ];
 
 const zh = (source: string) => new RegExp(source, 'u');
+
+function zhAnswerStyle(style: string, sentence: string): Finding {
+  return {
+    category: 'preference',
+    key: 'preference.answer_style',
+    query: '用户希望回答是什么风格？',
+    value: `用户希望回答${style}（用户原话：“${sentence.slice(0, 40)}”）。`,
+  };
+}
 
 const CHINESE_RULES: Rule[] = [
   {
@@ -374,21 +383,11 @@ const CHINESE_RULES: Rule[] = [
     pattern: zh(
       `(?:请|麻烦)?(?:你)?(?:的)?(?:回答|回复|答案)(?:尽量|要|请|都)?(?:保持)?(简短|简洁|简单|短一点|短一些|详细|正式)`,
     ),
-    build: (m, sentence) => ({
-      category: 'preference',
-      key: 'preference.answer_style',
-      query: '用户希望回答是什么风格？',
-      value: `用户希望回答${m[1]}（用户原话：“${sentence.slice(0, 40)}”）。`,
-    }),
+    build: (m, sentence) => zhAnswerStyle(m[1] as string, sentence),
   },
   {
     pattern: zh('(?:请)?(简短|简洁|详细)(?:地|点|一点|一些)?(?:回答|回复)'),
-    build: (m, sentence) => ({
-      category: 'preference',
-      key: 'preference.answer_style',
-      query: '用户希望回答是什么风格？',
-      value: `用户希望回答${m[1]}（用户原话：“${sentence.slice(0, 40)}”）。`,
-    }),
+    build: (m, sentence) => zhAnswerStyle(m[1] as string, sentence),
   },
   {
     pattern: zh(`我(?:最|很|非常|特别|真的)?(?:喜欢|爱|偏爱|爱喝|爱吃)${ZH_OBJECT}${ZH_END}`),
@@ -545,7 +544,7 @@ export function extractSentence(sentence: string, previous?: string): Finding | 
     const match = rule.pattern.exec(sentence);
     if (!match) continue;
     const finding = rule.build(match, sentence.replace(/\s+/g, ' '), previous);
-    if (finding && finding.value.length <= 200) return finding;
+    if (finding && finding.value.length <= VALUE_MAX_CHARS) return finding;
   }
   return undefined;
 }
