@@ -12,15 +12,7 @@ import {
 } from './commands/memories.ts';
 import { STATS_OPTIONS, statsCommand } from './commands/stats.ts';
 import { EXPORT_OPTIONS, exportCommand, importCommand } from './commands/transfer.ts';
-import {
-  CommandContext,
-  EXIT,
-  GLOBAL_OPTIONS,
-  type GlobalValues,
-  type Io,
-  reportFailure,
-  UsageError,
-} from './context.ts';
+import { CommandContext, EXIT, GLOBAL_OPTIONS, type GlobalValues, type Io, reportFailure } from './context.ts';
 
 export const USAGE = `hindsight — command line for the hindsight memory service
 
@@ -104,5 +96,3 @@ export async function runCli(argv: readonly string[], io: Io = defaultIo()): Pro
     return reportFailure(io, ctx.url, error);
   }
 }
-
-export { UsageError };

@@ -1,5 +1,6 @@
 import type { MemoryInput, MemoryRecord, SearchResponse, WriteResult } from '@hindsight/memory-model';
 import { type CommandContext, EXIT, UsageError } from '../context.ts';
+import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
 
 export const STORE_OPTIONS = {
   user: { type: 'string', short: 'u' },
@@ -140,39 +141,17 @@ export async function forgetCommand(
 }
 
 export const LIST_OPTIONS = {
-  user: { type: 'string', short: 'u' },
-  type: { type: 'string', short: 't' },
-  category: { type: 'string' },
-  tag: { type: 'string' },
-  status: { type: 'string' },
-  session: { type: 'string' },
+  ...FILTER_OPTIONS,
   limit: { type: 'string', short: 'n' },
   all: { type: 'boolean' },
 } as const;
 
 export async function listCommand(
   ctx: CommandContext,
-  values: {
-    user?: string;
-    type?: string;
-    category?: string;
-    tag?: string;
-    status?: string;
-    session?: string;
-    limit?: string;
-    all?: boolean;
-  },
+  values: FilterValues & { limit?: string; all?: boolean },
 ): Promise<number> {
   const limit = values.limit ? parseInteger(values.limit, '--limit') : 50;
-  const query: Record<string, string | number | undefined> = {
-    user_id: values.user,
-    memory_type: values.type,
-    category: values.category,
-    tag: values.tag,
-    status: values.status,
-    session_id: values.session,
-    limit: values.all ? 1000 : Math.min(limit, 1000),
-  };
+  const query = { ...filterQuery(values), limit: values.all ? 1000 : Math.min(limit, 1000) };
   const client = ctx.client();
   const items: MemoryRecord[] = [];
   let cursor: string | undefined;
@@ -200,7 +179,7 @@ function oneLine(text: string, max = 120): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function parseInteger(text: string, flag: string): number {
+function parseInteger(text: string, flag: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} takes a positive integer, got "${text}"`);
   return value;

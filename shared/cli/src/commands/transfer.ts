@@ -4,38 +4,17 @@ import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { apiErrorFrom, type CommandContext, EXIT, UsageError } from '../context.ts';
 import { createProgress } from '../progress.ts';
+import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
 
 export const EXPORT_OPTIONS = {
   out: { type: 'string', short: 'o' },
-  user: { type: 'string', short: 'u' },
-  type: { type: 'string', short: 't' },
-  category: { type: 'string' },
-  tag: { type: 'string' },
-  status: { type: 'string' },
-  session: { type: 'string' },
+  ...FILTER_OPTIONS,
 } as const;
 
 /** Streams `GET /v1/export` to a file or stdout, counting records on stderr. */
-export async function exportCommand(
-  ctx: CommandContext,
-  values: {
-    out?: string;
-    user?: string;
-    type?: string;
-    category?: string;
-    tag?: string;
-    status?: string;
-    session?: string;
-  },
-): Promise<number> {
+export async function exportCommand(ctx: CommandContext, values: FilterValues & { out?: string }): Promise<number> {
   const params = new URLSearchParams();
-  const set = (key: string, value: string | undefined) => value !== undefined && params.set(key, value);
-  set('user_id', values.user);
-  set('memory_type', values.type);
-  set('category', values.category);
-  set('tag', values.tag);
-  set('status', values.status);
-  set('session_id', values.session);
+  for (const [key, value] of Object.entries(filterQuery(values))) if (value !== undefined) params.set(key, value);
   const response = await fetch(`${ctx.url}/v1/export${params.size > 0 ? `?${params}` : ''}`, {
     headers: ctx.headers(),
   });
@@ -67,7 +46,7 @@ export async function exportCommand(
   return EXIT.ok;
 }
 
-export interface ImportSummary {
+interface ImportSummary {
   lines: number;
   imported: number;
   skipped: number;
