@@ -1,11 +1,11 @@
 import type { ConsolidationResult } from '@hindsight/jobs';
 import type { TurnInput } from '@hindsight/memory-model';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalChatServer, startLocalChatServer } from './support/fake-llm.ts';
+import { startChatCompletionsServer } from '../../agent/test/support/chat-completions-server.ts';
 import { KEYS, type Stack, startStack } from './support/stack.ts';
 
 let stack: Stack | undefined;
-let llm: LocalChatServer | undefined;
+let llm: Awaited<ReturnType<typeof startChatCompletionsServer>> | undefined;
 
 afterEach(async () => {
   await stack?.close();
@@ -18,10 +18,10 @@ const say = (userId: string, content: string): TurnInput => ({ user_id: userId, 
 
 describe('consolidation failures', () => {
   it('fails visibly, retries and deletes nothing when the llm extractor (local OpenAI-compatible server) answers invalid JSON', async () => {
-    llm = await startLocalChatServer(() => '{"items": [ this is not json');
+    llm = await startChatCompletionsServer(() => ({ content: '{"items": [ this is not json' }));
     stack = await startStack({
       apiEnv: { JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '100' },
-      workerEnv: { EXTRACTOR: 'llm', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'local-test' },
+      workerEnv: { EXTRACTOR: 'llm', LLM_BASE_URL: llm.url, LLM_MODEL: 'local-test' },
     });
     const s = stack;
     const existing = await s.client.store({
@@ -37,7 +37,7 @@ describe('consolidation failures', () => {
     expect(job.state).toBe('failed');
     expect(job.attempts).toBe(3);
     expect(job.failed_reason).toMatch(/invalid JSON/);
-    expect(llm.requests).toBe(3);
+    expect(llm.requests).toHaveLength(3);
 
     // Nothing was deleted: the working memory and the earlier memory are intact; nothing was written.
     expect((await s.client.sessionTurns('llm-session')).turns.map((t) => t.content)).toEqual(
