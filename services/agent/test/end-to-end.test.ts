@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDeployment,
@@ -10,23 +8,20 @@ import {
   spawnService,
 } from './support/processes.ts';
 
-const WORKER_MAIN = fileURLToPath(new URL('../../consolidation-worker/src/main.ts', import.meta.url));
-const workerMissing = !existsSync(WORKER_MAIN);
-
 let deployment: Deployment;
 let memoryApi: ServiceProcess;
 let worker: ServiceProcess;
 let agent: ServiceProcess;
 
 beforeAll(async () => {
-  if (workerMissing) return;
   deployment = await createDeployment();
   memoryApi = await spawnService('memory-api', deployment.memoryApiEnv);
   const memoryApiClientEnv = { MEMORY_API_URL: memoryApi.url, MEMORY_API_KEY: deployment.apiKey };
+  // The worker acts for each job's tenant with memory-api's admin key, as deployed.
   worker = await spawnService('consolidation-worker', {
     ...deployment.memoryApiEnv,
-    ...memoryApiClientEnv,
-    MEMORY_API_ADMIN_KEY: deployment.memoryApiEnv.ADMIN_API_KEY as string,
+    MEMORY_API_URL: memoryApi.url,
+    MEMORY_API_KEY: deployment.memoryApiEnv.ADMIN_API_KEY as string,
   });
   agent = await spawnService('agent', memoryApiClientEnv);
 }, 120_000);
@@ -75,32 +70,29 @@ async function tellThenAskInANewSession(user: string, told: string[], ask: strin
   return asked.body as { reply: string; memories_used: Array<{ content: string; layer: string }> };
 }
 
-describe.skipIf(workerMissing)(
-  'end to end across real processes: agent → MCP → memory-api → store, worker consolidating',
-  () => {
-    it('remembers a peanut allergy from one session in the next (English)', async () => {
-      const answer = await tellThenAskInANewSession(
-        'e2e-liam',
-        ["Hi! Just so you know, I'm allergic to peanuts.", 'Thanks, that is all for today.'],
-        'Can you recommend me a snack?',
-      );
-      expect(answer.reply).toMatch(/peanut/i);
-      expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
-      expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(
-        true,
-      );
-    }, 120_000);
+describe('end to end across real processes: agent → MCP → memory-api → store, worker consolidating', () => {
+  it('remembers a peanut allergy from one session in the next (English)', async () => {
+    const answer = await tellThenAskInANewSession(
+      'e2e-liam',
+      ["Hi! Just so you know, I'm allergic to peanuts.", 'Thanks, that is all for today.'],
+      'Can you recommend me a snack?',
+    );
+    expect(answer.reply).toMatch(/peanut/i);
+    expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
+    expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(
+      true,
+    );
+  }, 120_000);
 
-    it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
-      const answer = await tellThenAskInANewSession(
-        'e2e-mei',
-        ['你好，我对花生过敏。', '好的，谢谢。'],
-        '给我推荐一个零食吧',
-      );
-      expect(answer.reply).toMatch(/花生/);
-      expect(answer.reply.match(/花生过敏/g)).toHaveLength(1);
-      expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
-      expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
-    }, 120_000);
-  },
-);
+  it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
+    const answer = await tellThenAskInANewSession(
+      'e2e-mei',
+      ['你好，我对花生过敏。', '好的，谢谢。'],
+      '给我推荐一个零食吧',
+    );
+    expect(answer.reply).toMatch(/花生/);
+    expect(answer.reply.match(/花生过敏/g)).toHaveLength(1);
+    expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
+    expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
+  }, 120_000);
+});
