@@ -3,14 +3,16 @@
  * JSON body and answers a canned object (a real /retrieve answer captured by the bench), so it
  * costs exactly HTTP + JSON in both directions and nothing else.
  *
- *   node --import tsx scripts/bench/http-floor.ts <port> <answer.json>
+ *   PORT=<port> ANSWER_PATH=<answer.json> node --import tsx scripts/bench/http-floor.ts
+ *
+ * Configured through the environment like the services, so the bench starts it the same way.
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
-const [portText, answerPath] = process.argv.slice(2);
+const { PORT: portText, ANSWER_PATH: answerPath } = process.env;
 if (!portText || !answerPath) {
-  process.stderr.write('usage: http-floor.ts <port> <answer.json>\n');
+  process.stderr.write('usage: PORT=<port> ANSWER_PATH=<answer.json> http-floor.ts\n');
   process.exit(1);
 }
 const answer: unknown = JSON.parse(readFileSync(answerPath, 'utf8'));
@@ -18,7 +20,6 @@ const app = Fastify({ logger: false });
 app.post('/retrieve', async () => answer);
 app.get('/health', async () => ({ status: 'ok' }));
 await app.listen({ host: '127.0.0.1', port: Number(portText) });
-process.stdout.write(`listening ${portText}\n`);
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { createProgress } from '@hindsight/cli/progress';
 import { BuiltinEmbedder } from '@hindsight/embedding';
 import { parsePrometheusText } from '@hindsight/metrics';
+import { spawnService } from '@hindsight/testing';
 import { freePort, REPO_ROOT, spawnMemoryApi } from '../eval/service-process.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
 import { measureRawStore, type RawStoreFigures } from './raw-store.ts';
@@ -285,30 +286,17 @@ async function measureFloor(
   at: (i: number) => { query: string; userId: string },
 ): Promise<{ oneClient: LatencyFigures; concurrent: LatencyFigures }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(REPO_ROOT, 'scripts/bench/http-floor.ts'), String(port), answerPath],
-    {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const server = await spawnService({
+    name: 'HTTP floor',
+    entry: join(REPO_ROOT, 'scripts/bench/http-floor.ts'),
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), ANSWER_PATH: answerPath },
+    port,
+    readyPath: '/health',
+    readyTimeoutMs: 30_000,
+  });
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the HTTP floor server did not start within 30 s')), 30_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('listening')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the HTTP floor server exited with ${code}`));
-      });
-    });
-    const floor = new JsonClient(`http://127.0.0.1:${port}`);
+    const floor = new JsonClient(server.url);
     const send = (i: number) =>
       floor.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
     const oneClient = await measureLatency(send, {
@@ -320,8 +308,7 @@ async function measureFloor(
     floor.close();
     return { oneClient, concurrent };
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   }
 }
 
