@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { percentile } from '../eval/scoring.ts';
+import { percentile, round } from '../eval/scoring.ts';
 
 /**
  * A minimal keep-alive JSON client on node:http, used for the service and for the HTTP floor
@@ -91,7 +91,6 @@ export async function measureLatency(
 }
 
 export function summariseLatency(samples: readonly number[], concurrency: number, seconds: number): LatencyFigures {
-  const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
     requests: samples.length,
     concurrency,

@@ -16,6 +16,7 @@ import { createProgress } from '@hindsight/cli/progress';
 import { BuiltinEmbedder } from '@hindsight/embedding';
 import { parsePrometheusText } from '@hindsight/metrics';
 import { spawnService } from '@hindsight/testing';
+import { round } from '../eval/scoring.ts';
 import { freePort, REPO_ROOT, spawnMemoryApi } from '../eval/service-process.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
 import { measureRawStore, type RawStoreFigures } from './raw-store.ts';
@@ -355,7 +356,6 @@ async function runEmbedderBench(args: string[]): Promise<void> {
   if (code !== 0) process.stdout.write(`  (embedder bench exited with ${code})\n`);
 }
 
-const round = (v: number) => Math.round(v * 1000) / 1000;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const yes = (met: boolean) => (met ? 'met' : 'NOT met');
 

@@ -18,6 +18,7 @@ import {
   mean,
   percentile,
   type QuestionScore,
+  round,
   type ScoreSummary,
   scoreQuestion,
   summariseByCategory,
@@ -280,8 +281,4 @@ function diaIdOf(metadata: Record<string, unknown>): string[] {
 
 function latencySummary(samples: readonly number[]): { p50: number; p95: number; mean: number } {
   return { p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)), mean: round(mean(samples)) };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

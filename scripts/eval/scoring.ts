@@ -58,12 +58,21 @@ export function summariseByCategory(
   ks: readonly number[],
 ): { overall: ScoreSummary; byCategory: Record<string, ScoreSummary> } {
   const groups = new Map<number, QuestionScore[]>();
-  for (const score of scores) groups.set(score.category, [...(groups.get(score.category) ?? []), score]);
+  for (const score of scores) {
+    const group = groups.get(score.category);
+    if (group) group.push(score);
+    else groups.set(score.category, [score]);
+  }
   const byCategory: Record<string, ScoreSummary> = {};
   for (const category of [...groups.keys()].sort((a, b) => a - b)) {
     byCategory[String(category)] = summarise(groups.get(category) as QuestionScore[], ks);
   }
   return { overall: summarise(scores, ks), byCategory };
+}
+
+/** A figure as reports show it: three decimals. */
+export function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }
 
 export function mean(values: readonly number[]): number {
