@@ -40,7 +40,7 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
     if (!(await portIsFree(LOOPBACK, spec.port))) {
       complain(
         `port ${spec.port} (${spec.name}) is already in use on ${LOOPBACK}. Stop whatever listens there ` +
-          `(e.g. an earlier npm start: lsof -i :${spec.port}) or pick another port with ${portVariable(spec.name)}=<port>.`,
+          `(e.g. an earlier npm start: lsof -i :${spec.port}) or pick another port with ${spec.portVariable}=<port>.`,
       );
       return 1;
     }
@@ -174,15 +174,4 @@ async function ensureRedis(settings: LaunchSettings): Promise<ChildProcess | und
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return child;
-}
-
-function portVariable(service: string): string {
-  return (
-    {
-      agent: 'AGENT_PORT',
-      'memory-api': 'MEMORY_API_PORT',
-      embedder: 'EMBEDDER_PORT',
-      'consolidation-worker': 'WORKER_PORT',
-    }[service] ?? 'PORT'
-  );
 }

@@ -8,6 +8,8 @@ export interface ServiceSpec {
   entry: string;
   cwd: string;
   port: number;
+  /** The launcher's variable that moves this service to another port. */
+  portVariable: string;
   /** The variables this service gets on top of the launcher's own environment. */
   env: Record<string, string>;
 }
@@ -24,6 +26,14 @@ export interface LaunchSettings {
 }
 
 const LOOPBACK = '127.0.0.1';
+
+/** The launcher's port variables, named like compose's host ports. */
+const PORT_VARIABLES = {
+  agent: 'AGENT_PORT',
+  memoryApi: 'MEMORY_API_PORT',
+  embedder: 'EMBEDDER_PORT',
+  worker: 'WORKER_PORT',
+} as const satisfies Record<keyof LaunchSettings['ports'], string>;
 
 /** Reads the launcher's settings from its environment (the same names compose uses for host ports). */
 export function launchSettings(root: string, env: Record<string, string | undefined>): LaunchSettings {
@@ -45,10 +55,10 @@ export function launchSettings(root: string, env: Record<string, string | undefi
     qdrantUrl: env.QDRANT_URL && env.QDRANT_URL !== '' ? env.QDRANT_URL : undefined,
     adminKey: env.ADMIN_API_KEY && env.ADMIN_API_KEY !== '' ? env.ADMIN_API_KEY : undefined,
     ports: {
-      agent: port('AGENT_PORT', 8000),
-      memoryApi: port('MEMORY_API_PORT', 8001),
-      embedder: port('EMBEDDER_PORT', 8002),
-      worker: port('WORKER_PORT', 8003),
+      agent: port(PORT_VARIABLES.agent, 8000),
+      memoryApi: port(PORT_VARIABLES.memoryApi, 8001),
+      embedder: port(PORT_VARIABLES.embedder, 8002),
+      worker: port(PORT_VARIABLES.worker, 8003),
     },
     readyTimeoutMs: integer('LAUNCH_READY_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   };
@@ -62,27 +72,28 @@ export function launchSettings(root: string, env: Record<string, string | undefi
 export function planServices(settings: LaunchSettings): ServiceSpec[] {
   const url = (port: number) => `http://${LOOPBACK}:${port}`;
   const { ports } = settings;
-  const spec = (name: string, port: number, env: Record<string, string>): ServiceSpec => ({
+  const spec = (name: string, role: keyof typeof ports, env: Record<string, string>): ServiceSpec => ({
     name,
     entry: join(settings.root, 'services', name, 'src', 'main.ts'),
     cwd: join(settings.root, 'services', name),
-    port,
-    env: { HOST: LOOPBACK, PORT: String(port), ...env },
+    port: ports[role],
+    portVariable: PORT_VARIABLES[role],
+    env: { HOST: LOOPBACK, PORT: String(ports[role]), ...env },
   });
   return [
-    spec('embedder', ports.embedder, { REDIS_URL: settings.redisUrl }),
-    spec('memory-api', ports.memoryApi, {
+    spec('embedder', 'embedder', { REDIS_URL: settings.redisUrl }),
+    spec('memory-api', 'memoryApi', {
       DATA_DIR: settings.dataDir,
       REDIS_URL: settings.redisUrl,
       EMBEDDER_URL: url(ports.embedder),
       ...(settings.qdrantUrl ? { VECTOR_STORE: 'qdrant', QDRANT_URL: settings.qdrantUrl } : { VECTOR_STORE: 'sqlite' }),
     }),
-    spec('consolidation-worker', ports.worker, {
+    spec('consolidation-worker', 'worker', {
       REDIS_URL: settings.redisUrl,
       MEMORY_API_URL: url(ports.memoryApi),
       ...(settings.adminKey ? { MEMORY_API_KEY: settings.adminKey } : {}),
     }),
-    spec('agent', ports.agent, { MEMORY_API_URL: url(ports.memoryApi) }),
+    spec('agent', 'agent', { MEMORY_API_URL: url(ports.memoryApi) }),
   ];
 }
 
