@@ -61,7 +61,7 @@ export class McpMemoryTools implements MemoryTools {
   async close(): Promise<void> {
     const open = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all(open.map((c) => c.then((client) => client.close()).catch(() => undefined)));
+    await Promise.all(open.map((connection) => this.closeConnection(connection)));
   }
 
   private requestOptions() {
@@ -86,11 +86,7 @@ export class McpMemoryTools implements MemoryTools {
           throw new AppError('mcp_protocol_error', 502, `memory-api answered an MCP error: ${error.message}`);
         }
         this.forget(userId, connection);
-        client
-          .close()
-          .catch((closeError: unknown) =>
-            this.options.log.debug({ err: closeError }, 'closing a broken MCP connection failed'),
-          );
+        void this.closeConnection(connection);
         if (attempt >= 2) throw unavailable(error);
         this.options.log.warn({ err: error }, 'MCP connection to memory-api broke; reconnecting');
       }
@@ -110,9 +106,18 @@ export class McpMemoryTools implements MemoryTools {
     while (this.connections.size > this.maxConnections) {
       const [oldestUser, oldest] = this.connections.entries().next().value as [string, Promise<Client>];
       this.connections.delete(oldestUser);
-      oldest.then((client) => client.close()).catch(() => undefined);
+      void this.closeConnection(oldest);
     }
     return created;
+  }
+
+  /** Closing a connection that is going away anyway: a failure is worth a debug line, nothing more. */
+  private async closeConnection(connection: Promise<Client>): Promise<void> {
+    try {
+      await (await connection).close();
+    } catch (error) {
+      this.options.log.debug({ err: error }, 'closing an MCP connection failed');
+    }
   }
 
   private forget(userId: string, connection: Promise<Client>): void {
