@@ -100,11 +100,10 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
         { pattern: config.DECAY_CRON },
         { name: 'decay', data: parsePayload('decay', {}), opts: jobOptions('decay') },
       );
-      const summarizeOptions = jobOptions('summarize');
       await queue.upsertJobScheduler(
         'summarize-daily',
         { pattern: config.SUMMARIZE_CRON },
-        { name: 'summarize', data: parsePayload('summarize', { recent_hours: 24 }), opts: summarizeOptions },
+        { name: 'summarize', data: parsePayload('summarize', { recent_hours: 24 }), opts: jobOptions('summarize') },
       );
     },
     async close() {

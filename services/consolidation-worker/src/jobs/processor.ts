@@ -88,7 +88,7 @@ async function run(deps: ProcessorDeps, name: JobName, job: Job): Promise<unknow
       const payload = parsePayload('summarize', job.data);
       return runSummarize(
         {
-          apiFor: (tenant) => deps.apiFor(tenant),
+          apiFor: deps.apiFor,
           recentlyConsolidated: (hours) => recentlyConsolidated(deps.queue, hours),
         },
         payload,
