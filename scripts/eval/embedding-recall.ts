@@ -16,29 +16,24 @@ import {
   BUILTIN_FEATURES,
   BuiltinEmbedder,
   type BuiltinFeatures,
+  dot,
   type Embedder,
 } from '@hindsight/embedding';
-import { conversationTurns, type Dataset, loadDataset, unreachableEvidence } from './datasets.ts';
+import { conversationTurns, type Dataset, type DatasetTurn, loadDataset, unreachableEvidence } from './datasets.ts';
+import { type QuestionScore, type ScoreSummary, scoreQuestion, summariseByCategory } from './scoring.ts';
 
 export const RECALL_KS = [5, 10, 25, 50] as const;
 
-export interface RecallReport {
+export interface RecallReport extends ScoreSummary {
   model: string;
-  questions: number;
-  /** k → mean recall over all questions. */
-  recall: Record<number, number>;
-  mrr: number;
-  /** category → {questions, recall: k → mean}. */
-  byCategory: Record<number, { questions: number; recall: Record<number, number> }>;
+  /** category → its summary. */
+  byCategory: Record<string, ScoreSummary>;
   embedMs: number;
 }
 
-/** Scores one embedder on a dataset; pure apart from the embedder calls. */
+/** Scores one embedder on a dataset, the way the eval scores memory-api; pure apart from the embedder calls. */
 export async function measureEmbeddingRecall(dataset: Dataset, embedder: Embedder): Promise<RecallReport> {
-  const sums: Record<number, number> = {};
-  const categorySums = new Map<number, { questions: number; sums: Record<number, number> }>();
-  let questions = 0;
-  let reciprocalRanks = 0;
+  const scores: QuestionScore[] = [];
   let embedMs = 0;
 
   for (const conversation of dataset.conversations) {
@@ -52,45 +47,25 @@ export async function measureEmbeddingRecall(dataset: Dataset, embedder: Embedde
 
     asked.forEach((question, qi) => {
       const qv = questionVectors[qi] as Float32Array;
+      // Unit vectors: the dot product is the cosine.
       const ranked = turnVectors
-        .map((tv, ti) => ({ id: (turns[ti] as { dia_id: string }).dia_id, score: cosine(qv, tv) }))
+        .map((tv, ti) => ({ id: (turns[ti] as DatasetTurn).dia_id, score: dot(qv, tv) }))
         .sort((a, b) => b.score - a.score);
+      const score = scoreQuestion(
+        question.category,
+        question.evidence,
+        ranked.map((r) => [r.id]),
+        RECALL_KS,
+      );
+      // Every turn is ranked here, so the reciprocal rank looks past the largest k.
       const evidence = new Set(question.evidence);
       const firstHit = ranked.findIndex((r) => evidence.has(r.id));
-      reciprocalRanks += firstHit >= 0 ? 1 / (firstHit + 1) : 0;
-      const category = categorySums.get(question.category) ?? { questions: 0, sums: {} };
-      category.questions++;
-      for (const k of RECALL_KS) {
-        const found = ranked.slice(0, k).filter((r) => evidence.has(r.id)).length;
-        const recall = found / evidence.size;
-        sums[k] = (sums[k] ?? 0) + recall;
-        category.sums[k] = (category.sums[k] ?? 0) + recall;
-      }
-      categorySums.set(question.category, category);
-      questions++;
+      scores.push({ ...score, reciprocalRank: firstHit >= 0 ? 1 / (firstHit + 1) : 0 });
     });
   }
 
-  const mean = (s: Record<number, number>, n: number) =>
-    Object.fromEntries(RECALL_KS.map((k) => [k, n === 0 ? 0 : (s[k] ?? 0) / n]));
-  return {
-    model: embedder.model,
-    questions,
-    recall: mean(sums, questions),
-    mrr: questions === 0 ? 0 : reciprocalRanks / questions,
-    byCategory: Object.fromEntries(
-      [...categorySums]
-        .sort(([a], [b]) => a - b)
-        .map(([c, v]) => [c, { questions: v.questions, recall: mean(v.sums, v.questions) }]),
-    ),
-    embedMs,
-  };
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
+  const { overall, byCategory } = summariseByCategory(scores, RECALL_KS);
+  return { model: embedder.model, ...overall, byCategory, embedMs };
 }
 
 export function formatReport(label: string, r: RecallReport): string {
