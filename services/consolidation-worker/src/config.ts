@@ -1,5 +1,5 @@
 import { env, loadConfig } from '@hindsight/config';
-import { QUEUE_NAME } from '@hindsight/jobs';
+import { QueueNameSetting } from '@hindsight/jobs';
 import { z } from 'zod';
 
 /** Every environment variable the consolidation worker reads. The README's configuration table mirrors this. */
@@ -17,10 +17,7 @@ export const WorkerEnv = z
     REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
     /** Same value as memory-api's: the queue's keys live under `<REDIS_PREFIX>:bull`. */
     REDIS_PREFIX: z.string().default('hindsight'),
-    QUEUE_NAME: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
-      .default(QUEUE_NAME),
+    QUEUE_NAME: QueueNameSetting,
     WORKER_CONCURRENCY: env.int(2, 1, 64),
     /** A job whose worker stops renewing its lock this long is taken over by another worker. */
     WORKER_LOCK_MS: env.int(30_000, 1000),

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { env, loadConfig } from '@hindsight/config';
 import { DEFAULT_BUILTIN_DIMENSION } from '@hindsight/embedding';
+import { QueueNameSetting } from '@hindsight/jobs';
 import { z } from 'zod';
 
 /** Every environment variable memory-api reads. The README's configuration table mirrors this. */
@@ -78,10 +79,7 @@ export const MemoryApiEnv = z
     /** Newest turns of the session searched by `/retrieve` with `session_id`. */
     WORKING_SEARCH_TURNS: env.int(100, 1, 1000),
     /** BullMQ queue of the hindsight jobs (its keys live under `<REDIS_PREFIX>:bull`). */
-    QUEUE_NAME: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
-      .default('hindsight'),
+    QUEUE_NAME: QueueNameSetting,
     /** Attempts and first backoff of consolidation jobs (later backoffs double). */
     JOB_ATTEMPTS: env.int(5, 1, 50),
     JOB_BACKOFF_MS: env.int(5000, 10),

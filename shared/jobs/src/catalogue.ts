@@ -4,6 +4,12 @@ import { z } from 'zod';
 /** The queue every hindsight job runs on (DESIGN §5). */
 export const QUEUE_NAME = 'hindsight';
 
+/** The `QUEUE_NAME` setting of the producer (memory-api) and the worker, which must agree. */
+export const QueueNameSetting = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only')
+  .default(QUEUE_NAME);
+
 /** BullMQ's key prefix under the deployment's `REDIS_PREFIX`, so one Redis serves several deployments. */
 export function queueKeyPrefix(redisPrefix: string): string {
   return `${redisPrefix}:bull`;
