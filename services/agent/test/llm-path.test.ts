@@ -1,6 +1,6 @@
+import { type RecordedRequest, startChatCompletionsServer } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent } from './support/agent.ts';
-import { type RecordedRequest, startChatCompletionsServer } from './support/chat-completions-server.ts';
 import {
   createDeployment,
   type Deployment,

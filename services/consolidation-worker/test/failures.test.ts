@@ -1,7 +1,7 @@
 import type { ConsolidationResult } from '@hindsight/jobs';
 import type { TurnInput } from '@hindsight/memory-model';
+import { startChatCompletionsServer } from '@hindsight/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatCompletionsServer } from '../../agent/test/support/chat-completions-server.ts';
 import { KEYS, type Stack, startStack } from './support/stack.ts';
 
 let stack: Stack | undefined;

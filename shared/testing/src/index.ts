@@ -1,2 +1,7 @@
+export {
+  type RecordedRequest,
+  type Script as ChatCompletionsScript,
+  startChatCompletionsServer,
+} from './chat-completions-server.ts';
 export { freePort } from './free-port.ts';
 export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';
