@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '@hindsight/errors';
+import { DependencyUnavailableError, describeError } from '@hindsight/errors';
 import { MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 
 /** What the exit status tells a script. */
@@ -97,10 +97,10 @@ export function reportFailure(io: Io, url: string, error: unknown): number {
     return error.status === 404 ? EXIT.notFound : EXIT.api;
   }
   if (error instanceof DependencyUnavailableError || isConnectionFailure(error)) {
-    io.stderr.write(`cannot reach memory-api at ${url}: ${describe(error)}\nset HINDSIGHT_URL or pass --url\n`);
+    io.stderr.write(`cannot reach memory-api at ${url}: ${describeError(error)}\nset HINDSIGHT_URL or pass --url\n`);
     return EXIT.unreachable;
   }
-  io.stderr.write(`hindsight: ${describe(error)}\n`);
+  io.stderr.write(`hindsight: ${describeError(error)}\n`);
   return EXIT.api;
 }
 
@@ -108,14 +108,6 @@ export function reportFailure(io: Io, url: string, error: unknown): number {
 export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { cause?: { code?: string } } | undefined)?.cause?.code;
   return error instanceof TypeError && typeof code === 'string';
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ? `${error.message} (${cause.code})` : error.message;
-  }
-  return String(error);
 }
 
 /** Reads an error answer of a streaming route into the same error the JSON client throws. */

@@ -102,3 +102,19 @@ export function toErrorBody(error: AppError): ErrorBody {
   if (error.details !== undefined) body.error.details = error.details;
   return body;
 }
+
+type WithCause = { cause?: { code?: string; message?: string } };
+
+/** An error's message with its cause's code when it has one: `fetch failed (ECONNREFUSED)`. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as WithCause).cause?.code;
+  return code ? `${error.message} (${code})` : error.message;
+}
+
+/** Why a network call failed, most specific first: the cause's code, the cause's message, the message. */
+export function networkCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as WithCause).cause;
+  return cause?.code ?? cause?.message ?? error.message;
+}

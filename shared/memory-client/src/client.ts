@@ -1,4 +1,4 @@
-import { AppError, DependencyUnavailableError } from '@hindsight/errors';
+import { AppError, DependencyUnavailableError, networkCause } from '@hindsight/errors';
 import type { DecayResult, JobStatus } from '@hindsight/jobs';
 import type {
   AppendTurnsResponse,
@@ -144,7 +144,7 @@ export class MemoryApiClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      throw new DependencyUnavailableError('memory-api', `${method} ${path} failed: ${describe(error)}`, {
+      throw new DependencyUnavailableError('memory-api', `${method} ${path} failed: ${networkCause(error)}`, {
         cause: error,
       });
     }
@@ -169,12 +169,4 @@ function safeJson(text: string): unknown {
   } catch {
     return { error: { code: 'invalid_response', message: `memory-api answered non-JSON: ${text.slice(0, 200)}` } };
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? error.message;
-  }
-  return String(error);
 }

@@ -1,4 +1,4 @@
-import { AppError, DependencyUnavailableError } from '@hindsight/errors';
+import { AppError, DependencyUnavailableError, describeError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -147,11 +147,5 @@ function unavailable(error: unknown): DependencyUnavailableError {
       cause: error,
     });
   }
-  return new DependencyUnavailableError('memory-api', describe(error), { cause: error });
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code ? `${error.message} (${cause.code})` : error.message;
+  return new DependencyUnavailableError('memory-api', describeError(error), { cause: error });
 }

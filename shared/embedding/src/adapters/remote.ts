@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '@hindsight/errors';
+import { DependencyUnavailableError, networkCause } from '@hindsight/errors';
 import type { Embedder } from '../port.ts';
 import { decodeVectorBase64 } from '../vector.ts';
 import { validateVectors } from './validate.ts';
@@ -108,7 +108,7 @@ export class RemoteEmbedder implements Embedder {
       const reason =
         (error as Error).name === 'TimeoutError'
           ? `no answer from ${this.baseUrl}${path} within ${this.timeoutMs} ms`
-          : `cannot reach ${this.baseUrl}${path} (${causeOf(error)})`;
+          : `cannot reach ${this.baseUrl}${path} (${networkCause(error)})`;
       throw new DependencyUnavailableError('embedder', reason, { cause: error });
     }
     const text = await response.text();
@@ -129,9 +129,4 @@ export class RemoteEmbedder implements Embedder {
     }
     return body;
   }
-}
-
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
 }
