@@ -109,20 +109,3 @@ export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { cause?: { code?: string } } | undefined)?.cause?.code;
   return error instanceof TypeError && typeof code === 'string';
 }
-
-/** Reads an error answer of a streaming route into the same error the JSON client throws. */
-export async function apiErrorFrom(response: Response, what: string): Promise<MemoryApiError> {
-  const text = await response.text();
-  let problem: { code?: string; message?: string; details?: unknown } | undefined;
-  try {
-    problem = (JSON.parse(text) as { error?: typeof problem }).error;
-  } catch {
-    problem = undefined;
-  }
-  return new MemoryApiError(
-    problem?.code ?? `http_${response.status}`,
-    response.status,
-    problem?.message ?? `${what} answered ${response.status}`,
-    problem?.details as Record<string, unknown> | undefined,
-  );
-}

@@ -148,19 +148,26 @@ export class MemoryApiClient {
         cause: error,
       });
     }
+    if (!response.ok) throw await apiErrorFrom(response, `${method} ${path}`);
     const text = await response.text();
-    const parsed = text ? safeJson(text) : undefined;
-    if (!response.ok) {
-      const problem = (parsed as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
-      throw new MemoryApiError(
-        problem?.code ?? `http_${response.status}`,
-        response.status,
-        problem?.message ?? `${method} ${path} answered ${response.status}`,
-        problem?.details as Record<string, unknown> | undefined,
-      );
-    }
-    return parsed as T;
+    return (text ? safeJson(text) : undefined) as T;
   }
+}
+
+/**
+ * The error an answer of memory-api carries (`{error: {code, message, details?}}`), with its
+ * status; used for JSON and streaming routes alike.
+ */
+export async function apiErrorFrom(response: Response, what: string): Promise<MemoryApiError> {
+  const text = await response.text();
+  const body = text ? safeJson(text) : undefined;
+  const problem = (body as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+  return new MemoryApiError(
+    problem?.code ?? `http_${response.status}`,
+    response.status,
+    problem?.message ?? `${what} answered ${response.status}`,
+    problem?.details as Record<string, unknown> | undefined,
+  );
 }
 
 function safeJson(text: string): unknown {

@@ -1,1 +1,1 @@
-export { MemoryApiClient, type MemoryApiClientOptions, MemoryApiError } from './client.ts';
+export { apiErrorFrom, MemoryApiClient, type MemoryApiClientOptions, MemoryApiError } from './client.ts';

@@ -2,7 +2,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { apiErrorFrom, type CommandContext, EXIT, UsageError } from '../context.ts';
+import { apiErrorFrom } from '@hindsight/memory-client';
+import { type CommandContext, EXIT, UsageError } from '../context.ts';
 import { createProgress } from '../progress.ts';
 import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
 
