@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Embedder } from '@hindsight/embedding';
 import { RejectedContentError, ValidationError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import {
   CONTENT_LIMITS,
-  contentHash,
   type HistoryEntry,
   type MemoryInput,
   type MemoryRecord,
@@ -14,6 +12,7 @@ import {
 } from '@hindsight/memory-model';
 import type { ContradictionJudge } from './contradiction.ts';
 import { type GuardPolicy, guardContent } from './guard.ts';
+import { newMemoryRecord } from './new-record.ts';
 import { DuplicateContentError, type MemoryStore, type MemoryUpdate, type NewMemory } from './store-port.ts';
 
 export interface WriteSettings {
@@ -139,35 +138,28 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
     let confidence = input.confidence ?? deps.settings.defaultConfidence;
     if (fromModel) confidence = Math.min(confidence, deps.settings.singleSourceModelConfidenceCap);
     const at = new Date(now).toISOString();
-    const record: MemoryRecord = {
-      id: randomUUID(),
-      tenant: ctx.tenant,
-      user_id: input.user_id ?? DEFAULT_USER,
-      agent_id: input.agent_id ?? null,
-      session_id: input.session_id ?? input.source?.session_id ?? null,
-      layer,
-      category,
-      content: verdict.content,
-      query: input.query ?? null,
-      tags: [...new Set(input.tags ?? [])],
-      metadata: input.metadata ?? {},
-      confidence,
-      importance: input.importance ?? null,
-      proof_count: 1,
-      source: { ...input.source, kind: input.source?.kind ?? ctx.via },
-      occurred_at: input.occurred_at ? new Date(input.occurred_at).toISOString() : at,
-      created_at: at,
-      updated_at: at,
-      valid_until: input.ttl_seconds ? new Date(now + input.ttl_seconds * 1000).toISOString() : null,
-      status: verdict.kind === 'quarantine' ? 'quarantined' : 'active',
-      superseded_by: null,
-      history: [{ at, action: verdict.kind === 'quarantine' ? 'quarantined' : 'created', content: verdict.content }],
-      access_count: 0,
-      last_accessed_at: null,
-      decay_weight: 1,
-      content_hash: contentHash(verdict.content),
-      embedding_model: deps.embedder.model,
-    };
+    const record = newMemoryRecord(
+      {
+        tenant: ctx.tenant,
+        user_id: input.user_id ?? DEFAULT_USER,
+        agent_id: input.agent_id ?? null,
+        session_id: input.session_id ?? input.source?.session_id ?? null,
+        layer,
+        category,
+        content: verdict.content,
+        query: input.query ?? null,
+        tags: [...new Set(input.tags ?? [])],
+        metadata: input.metadata ?? {},
+        confidence,
+        importance: input.importance ?? null,
+        source: { ...input.source, kind: input.source?.kind ?? ctx.via },
+        occurred_at: input.occurred_at ? new Date(input.occurred_at).toISOString() : at,
+        valid_until: input.ttl_seconds ? new Date(now + input.ttl_seconds * 1000).toISOString() : null,
+        status: verdict.kind === 'quarantine' ? 'quarantined' : 'active',
+        embedding_model: deps.embedder.model,
+      },
+      at,
+    );
     if (verdict.kind === 'quarantine') {
       record.history[0] = { ...(record.history[0] as HistoryEntry), note: verdict.reason };
     }

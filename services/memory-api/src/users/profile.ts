@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Embedder } from '@hindsight/embedding';
 import {
   contentHash,
@@ -8,6 +7,7 @@ import {
   type UserSummary,
 } from '@hindsight/memory-model';
 import { type ManageDeps, patchMemory } from '../memory/manage.ts';
+import { newMemoryRecord } from '../memory/new-record.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
 
 export const PROFILE_CATEGORY = 'profile';
@@ -70,35 +70,24 @@ export async function saveUserSummary(
     return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
   }
   const at = new Date(now).toISOString();
-  const record: MemoryRecord = {
-    id: randomUUID(),
-    tenant,
-    user_id: userId,
-    agent_id: null,
-    session_id: null,
-    layer: 'semantic',
-    category: PROFILE_CATEGORY,
-    content: body.content,
-    query: PROFILE_QUERY,
-    tags: ['profile'],
-    metadata,
-    confidence: 1,
-    importance: 1,
-    proof_count: 1,
-    source: { kind: 'consolidation', extractor: 'summarize' },
-    occurred_at: at,
-    created_at: at,
-    updated_at: at,
-    valid_until: null,
-    status: 'active',
-    superseded_by: null,
-    history: [{ at, action: 'created', content: body.content }],
-    access_count: 0,
-    last_accessed_at: null,
-    decay_weight: 1,
-    content_hash: profileHash(body.content),
-    embedding_model: deps.embedder.model,
-  };
+  const record = newMemoryRecord(
+    {
+      tenant,
+      user_id: userId,
+      layer: 'semantic',
+      category: PROFILE_CATEGORY,
+      content: body.content,
+      query: PROFILE_QUERY,
+      tags: ['profile'],
+      metadata,
+      confidence: 1,
+      importance: 1,
+      source: { kind: 'consolidation', extractor: 'summarize' },
+      content_hash: profileHash(body.content),
+      embedding_model: deps.embedder.model,
+    },
+    at,
+  );
   const [vector] = await deps.embedder.embed([searchableText(record)]);
   await deps.store.commit({ inserts: [{ record, vector: vector as Float32Array }], updates: [] });
   return { user_id: userId, summary: record.content, updated_at: at, memory_id: record.id };

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { contentHash, type MemoryRecord } from '@hindsight/memory-model';
+
+/** What a new memory must be given; everything else starts at the defaults of a fresh record. */
+export type NewRecordFields = Pick<
+  MemoryRecord,
+  'tenant' | 'user_id' | 'layer' | 'category' | 'content' | 'confidence' | 'source' | 'embedding_model'
+> &
+  Partial<
+    Pick<
+      MemoryRecord,
+      | 'agent_id'
+      | 'session_id'
+      | 'query'
+      | 'tags'
+      | 'metadata'
+      | 'importance'
+      | 'occurred_at'
+      | 'valid_until'
+      | 'status'
+      | 'content_hash'
+    >
+  >;
+
+/** A memory as it is first learned at `at`: never confirmed twice, accessed, decayed or superseded yet. */
+export function newMemoryRecord(fields: NewRecordFields, at: string): MemoryRecord {
+  const status = fields.status ?? 'active';
+  return {
+    id: randomUUID(),
+    agent_id: null,
+    session_id: null,
+    query: null,
+    tags: [],
+    metadata: {},
+    importance: null,
+    occurred_at: at,
+    valid_until: null,
+    content_hash: contentHash(fields.content),
+    ...fields,
+    status,
+    proof_count: 1,
+    created_at: at,
+    updated_at: at,
+    superseded_by: null,
+    history: [{ at, action: status === 'quarantined' ? 'quarantined' : 'created', content: fields.content }],
+    access_count: 0,
+    last_accessed_at: null,
+    decay_weight: 1,
+  };
+}
