@@ -12,7 +12,7 @@ import { registerAuth } from './http/auth.ts';
 import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
 import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
-import { registerQueueDashboard } from './routes/admin-queues.ts';
+import { challengeBrowsers, registerQueueDashboard } from './routes/admin-queues.ts';
 import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { maintenanceRoutes } from './routes/maintenance.ts';
@@ -66,7 +66,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The API's documentation needs a key like every route but /health and /ready (DESIGN §9).
+  await app.register(async (scope) => {
+    challengeBrowsers(scope, 'hindsight API');
+    await scope.register(swaggerUi, { routePrefix: '/docs' });
+  });
 
   if (config.RATE_LIMIT_PER_MINUTE > 0) {
     await app.register(rateLimit, {
@@ -83,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
   await app.register(httpMetrics, { registry: metrics.registry });
 
-  // Public through the URL rule in http/auth.ts; the rate limit's allow list names them too.
+  // Public by their route config (access: 'public'); the rate limit's allow list names them too.
   await app.register(healthRoutes(deps.readiness, { timeoutMs: 2000 }));
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import './access.ts';
 import { checkReadiness, type Readiness, type ReadinessCheck } from './readiness.ts';
 
 export interface HealthRoutesOptions {
@@ -18,13 +19,20 @@ export interface HealthRoutesOptions {
 export function healthRoutes(checks: readonly ReadinessCheck[], options: HealthRoutesOptions = {}): FastifyPluginAsync {
   const presentReady = options.readyBody ?? ((readiness: Readiness) => readiness);
   return async (app) => {
-    app.get('/health', { schema: { tags: ['operations'], summary: 'The process answers' } }, async () => ({
-      status: 'ok',
-      ...options.health,
-    }));
+    app.get(
+      '/health',
+      { config: { access: 'public' }, schema: { tags: ['operations'], summary: 'The process answers' } },
+      async () => ({
+        status: 'ok',
+        ...options.health,
+      }),
+    );
     app.get(
       '/ready',
-      { schema: { tags: ['operations'], summary: 'Every dependency answers (200) or not (503)' } },
+      {
+        config: { access: 'public' },
+        schema: { tags: ['operations'], summary: 'Every dependency answers (200) or not (503)' },
+      },
       async (_request, reply) => {
         const readiness = await checkReadiness(checks, options.timeoutMs);
         reply.status(readiness.status === 'ready' ? 200 : 503);

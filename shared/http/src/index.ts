@@ -1,3 +1,4 @@
+export { type Access, routeAccess } from './access.ts';
 export { registerErrorHandler } from './errors.ts';
 export { type HealthRoutesOptions, healthRoutes } from './health-routes.ts';
 export { exitOnStartupFailure, stopOnSignals } from './lifecycle.ts';

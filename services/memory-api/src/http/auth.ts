@@ -1,14 +1,9 @@
 import { ForbiddenError, UnauthorizedError } from '@hindsight/errors';
+import { routeAccess } from '@hindsight/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ApiKeys, bearerKey } from './api-keys.ts';
 
-/** Who may call a route: anyone, any tenant's key, or the admin key. */
-export type Access = 'public' | 'tenant' | 'admin';
-
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
   interface FastifyRequest {
     /** Set from the API key; never from the body. */
     tenant: string;
@@ -16,14 +11,14 @@ declare module 'fastify' {
 }
 
 /**
- * Resolves the tenant of every request from its API key. Routes declare
- * `config: {access}`; the default is `tenant`. Routes under /admin and /debug
- * need the admin key.
+ * Resolves the tenant of every request from its API key. Access is decided on the route the
+ * router matched (`routeAccess`): its declared `config: {access}`, else admin for route patterns
+ * under /admin and /debug, else a tenant key.
  */
 export function registerAuth(app: FastifyInstance, keys: ApiKeys): void {
   app.decorateRequest('tenant', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const access = accessOf(request);
+    const access = routeAccess(request);
     if (access === 'public') return;
     const key = bearerKey(request.headers) ?? '';
     if (access === 'admin') {
@@ -47,14 +42,4 @@ function delegatedTenant(request: FastifyRequest, keys: ApiKeys, key: string): s
   const header = request.headers['x-tenant-id'];
   if (typeof header !== 'string' || header.length === 0 || header.length > 128 || !key) return undefined;
   return keys.isAdmin(key) ? header : undefined;
-}
-
-function accessOf(request: FastifyRequest): Access {
-  const declared = request.routeOptions.config.access;
-  if (declared) return declared;
-  // The path without its query string: `/ready?verbose=1` is as public as `/ready`.
-  const url = request.url.split('?', 1)[0] ?? '';
-  if (url.startsWith('/admin') || url.startsWith('/debug')) return 'admin';
-  if (url === '/health' || url === '/ready' || url.startsWith('/docs')) return 'public';
-  return 'tenant';
 }

@@ -9,8 +9,8 @@ export const DASHBOARD_PATH = '/admin/queues';
 
 /**
  * The BullMQ dashboard (waiting, active, delayed, completed and failed jobs with their
- * data, results and failure reasons). It lives under /admin, so the auth hook demands
- * the admin key; a browser gets a Basic challenge and sends the key as the password.
+ * data, results and failure reasons). Every route the board adds is declared admin-only;
+ * a browser gets a Basic challenge and sends the key as the password.
  */
 export async function registerQueueDashboard(app: FastifyInstance, queues: readonly Queue[]): Promise<void> {
   const serverAdapter = new FastifyAdapter();
@@ -28,10 +28,18 @@ export async function registerQueueDashboard(app: FastifyInstance, queues: reado
       : { status: 500, body: { error: { code: 'internal', message: 'internal error' } } },
   );
   await app.register(async (scope) => {
-    scope.addHook('onSend', async (_request, reply, payload) => {
-      if (reply.statusCode === 401) reply.header('www-authenticate', 'Basic realm="hindsight admin", charset="UTF-8"');
-      return payload;
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: 'admin' };
     });
+    challengeBrowsers(scope, 'hindsight admin');
     await scope.register(serverAdapter.registerPlugin(), { prefix: DASHBOARD_PATH });
+  });
+}
+
+/** A 401 from this scope asks a browser for credentials (any user name, the key as password). */
+export function challengeBrowsers(scope: FastifyInstance, realm: string): void {
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 401) reply.header('www-authenticate', `Basic realm="${realm}", charset="UTF-8"`);
+    return payload;
   });
 }

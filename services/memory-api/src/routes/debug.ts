@@ -21,7 +21,7 @@ const DebugMemory = z.object({
 
 const DebugQuery = z.object({ tenant: z.string().min(1).max(128).optional() }).strict();
 
-/** `GET /debug/memory` (admin key; the auth hook guards `/debug*`): counts and recent activity. */
+/** `GET /debug/memory` (admin key): counts and recent activity. */
 export function debugRoutes(deps: {
   store: Pick<MemoryStore, 'countByLayer'>;
   activity: MemoryActivity;
@@ -32,6 +32,7 @@ export function debugRoutes(deps: {
     app.get(
       '/debug/memory',
       {
+        config: { access: 'admin' },
         schema: {
           tags: ['operations'],
           summary:

@@ -347,8 +347,9 @@ describe('tenant isolation', () => {
     expect((await t.app.inject({ method: 'GET', url: '/debug/memory?x=/health', headers: acme })).statusCode).toBe(403);
   });
 
-  it('serves the OpenAPI document', async () => {
-    const spec = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
+  it('serves the OpenAPI document to a key holder only', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/docs/json' })).statusCode).toBe(401);
+    const spec = (await t.app.inject({ method: 'GET', url: '/docs/json', headers: acme })).json();
     expect(Object.keys(spec.paths)).toEqual(
       expect.arrayContaining(['/store', '/retrieve', '/v1/memories', '/v1/search', '/v1/forget']),
     );

@@ -278,7 +278,7 @@ describe('users', () => {
 
 describe('service access and maintenance', () => {
   it('documents the session, job and user routes in the OpenAPI document', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    const response = await t.app.inject({ method: 'GET', url: '/docs/json', headers: acme });
     expect(response.statusCode).toBe(200);
     const paths = Object.keys(response.json().paths);
     for (const path of [
