@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { createServiceApp, healthRoutes, type ReadinessCheck } from '@hindsight/http';
+import { createServiceApp, healthRoutes, type ReadinessCheck, routeAccess } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
 import type { FastifyInstance } from 'fastify';
@@ -77,7 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       max: config.RATE_LIMIT_PER_MINUTE,
       timeWindow: 60_000,
       keyGenerator: (request) => bearerKey(request.headers) ?? request.ip,
-      allowList: (request) => request.url === '/health' || request.url === '/ready',
+      // Probes are never throttled: the route the router matched says so, not the raw URL.
+      allowList: (request) => routeAccess(request) === 'public',
     });
   }
   registerAuth(app, deps.keys);
@@ -87,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
   await app.register(httpMetrics, { registry: metrics.registry });
 
-  // Public by their route config (access: 'public'); the rate limit's allow list names them too.
+  // Public by their route config (access: 'public'), which also keeps them out of the rate limit.
   await app.register(healthRoutes(deps.readiness, { timeoutMs: 2000 }));
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));

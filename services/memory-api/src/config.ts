@@ -62,8 +62,12 @@ export const MemoryApiEnv = z
     SEARCH_DEADLINE_MS: env.int(3000, 1),
     SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
     BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
-    /** Requests per minute per API key; 0 turns the limit off. */
-    RATE_LIMIT_PER_MINUTE: env.int(6000, 0),
+    /**
+     * Requests per minute per API key and replica; 0 turns the limit off. One application usually
+     * holds one key for all its users, so the default (5,000/s) only stops a runaway client: a
+     * 2-core replica answers fewer than that.
+     */
+    RATE_LIMIT_PER_MINUTE: env.int(300_000, 0),
     IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
     /**
      * Host headers `/mcp` answers (DNS-rebinding protection), comma-separated `host` or
