@@ -255,7 +255,7 @@ describe('docker-compose.prod.yml specifics', () => {
     expect(api.environment?.API_KEYS).toBe('');
     expect(prod.secrets?.api_keys?.file).toBeDefined();
     const text = readFileSync(join(root, PROD), 'utf8');
-    for (const secret of ['ADMIN_API_KEY', 'MEMORY_API_KEY', 'QDRANT_API_KEY'])
+    for (const secret of ['ADMIN_API_KEY', 'MEMORY_API_KEY', 'AGENT_API_KEYS', 'QDRANT_API_KEY'])
       expect(text).toContain(`\${${secret}:?`);
   });
 });

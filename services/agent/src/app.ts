@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AgentConfig } from './config.ts';
 import type { Conversation } from './conversation/conversation.ts';
 import type { MemoryTools } from './conversation/ports.ts';
+import { type AgentCallers, registerCallerAuth } from './http/callers.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { operationsRoutes } from './routes/health.ts';
 
@@ -12,6 +13,8 @@ export interface AgentAppDeps {
   config: Pick<AgentConfig, 'LOG_LEVEL' | 'BODY_LIMIT_BYTES'>;
   conversation: Conversation;
   tools: Pick<MemoryTools, 'check'>;
+  /** Who may call: `AGENT_API_KEYS` applications and `AGENT_USER_TOKENS` users, or anyone on loopback. */
+  callers: AgentCallers;
   logger?: Logger;
 }
 
@@ -24,6 +27,7 @@ export async function buildApp(deps: AgentAppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     requestLogging: 'always',
   });
+  registerCallerAuth(app, deps.callers);
   // Request latency by route and GET /metrics, like every service.
   await app.register(httpMetrics, { registry: createMetricsRegistry({ service: 'agent' }) });
   await app.register(operationsRoutes(() => deps.tools.check(), deps.conversation.mode));

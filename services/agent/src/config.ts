@@ -7,9 +7,21 @@ export const AgentEnv = z
     HOST: z.string().default('127.0.0.1'),
     PORT: env.port(8000),
     LOG_LEVEL: env.logLevel(),
+    /**
+     * Keys of the agent's callers, `name:key,...`: an application holding one may chat as any user.
+     * With no caller keys and no user tokens the agent listens on loopback only.
+     */
+    AGENT_API_KEYS: env.optionalString(),
+    /** A file with one `name:key` per line (secrets mounted by compose). */
+    AGENT_API_KEYS_FILE: env.optionalString(),
+    /** Per-user tokens, `user_id:token,...`: a caller holding one may chat only as that user. */
+    AGENT_USER_TOKENS: env.optionalString(),
     /** memory-api; the agent reaches its tools at `${MEMORY_API_URL}/mcp`. */
     MEMORY_API_URL: z.url().default('http://127.0.0.1:8001'),
-    /** A tenant key of memory-api; unset works only against a memory-api without keys. */
+    /**
+     * A tenant key of memory-api; unset works only against a memory-api without keys. The agent
+     * checks it at start (`GET /v1/whoami`) and refuses to start when memory-api refuses it.
+     */
     MEMORY_API_KEY: env.optionalString(),
     MEMORY_API_TIMEOUT_MS: env.int(10_000, 100),
     /** An OpenAI-compatible chat-completions endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. */

@@ -9,6 +9,8 @@ import { Conversation } from './conversation/conversation.ts';
 export interface AgentDependencies {
   conversation: Conversation;
   tools: McpMemoryTools;
+  /** memory-api's REST client (sessions, and the key check at start). */
+  memoryApi: MemoryApiClient;
   close(): Promise<void>;
 }
 
@@ -21,9 +23,12 @@ export function createDependencies(config: Readonly<AgentConfig>, log: Logger): 
     log,
     ...apiKey,
   });
-  const sessions = new RestSessionMemory(
-    new MemoryApiClient({ baseUrl: config.MEMORY_API_URL, timeoutMs: config.MEMORY_API_TIMEOUT_MS, ...apiKey }),
-  );
+  const memoryApi = new MemoryApiClient({
+    baseUrl: config.MEMORY_API_URL,
+    timeoutMs: config.MEMORY_API_TIMEOUT_MS,
+    ...apiKey,
+  });
+  const sessions = new RestSessionMemory(memoryApi);
   const model =
     config.LLM_BASE_URL && config.LLM_MODEL
       ? new OpenAiChatModel({
@@ -47,5 +52,5 @@ export function createDependencies(config: Readonly<AgentConfig>, log: Logger): 
     },
     log,
   });
-  return { conversation, tools, close: () => tools.close() };
+  return { conversation, tools, memoryApi, close: () => tools.close() };
 }

@@ -1,13 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { createServiceApp, healthRoutes, type ReadinessCheck, routeAccess } from '@hindsight/http';
+import { bearerKey, createServiceApp, healthRoutes, type ReadinessCheck, routeAccess } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
-import { type ApiKeys, bearerKey } from './http/api-keys.ts';
+import type { ApiKeys } from './http/api-keys.ts';
 import { registerAuth } from './http/auth.ts';
 import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
@@ -23,6 +23,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { shortFormRoutes } from './routes/short-form.ts';
 import { transferRoutes } from './routes/transfer.ts';
 import { userRoutes } from './routes/users.ts';
+import { whoamiRoutes } from './routes/whoami.ts';
 import type { Idempotency } from './routes/write-reply.ts';
 import type { HindsightDeps } from './working/wiring.ts';
 
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Public by their route config (access: 'public'), which also keeps them out of the rate limit.
   await app.register(healthRoutes(deps.readiness, { timeoutMs: 2000 }));
+  await app.register(whoamiRoutes(deps.keys));
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));
   await app.register(searchRoutes(deps.memory));

@@ -1,5 +1,4 @@
-import { isLoopbackHost } from '@hindsight/config';
-import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
+import { enforceListenPolicy, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildApp } from './app.ts';
 import { loadMemoryApiConfig } from './config.ts';
@@ -11,16 +10,13 @@ async function main(): Promise<void> {
   const config = loadMemoryApiConfig();
   const log = createLogger({ service: 'memory-api', level: config.LOG_LEVEL });
 
-  if (ApiKeys.fromConfig(config).open) {
-    if (!isLoopbackHost(config.HOST)) {
-      log.fatal(
-        { host: config.HOST },
-        'refusing to listen on a non-loopback address without API keys: set API_KEYS (and ADMIN_API_KEY)',
-      );
-      process.exit(78);
-    }
-    log.warn('no API keys configured: listening on loopback only, every caller is tenant "default"');
-  }
+  enforceListenPolicy(log, {
+    host: config.HOST,
+    keysConfigured: !ApiKeys.fromConfig(config).open,
+    keys: 'API keys',
+    keyVariables: 'API_KEYS (and ADMIN_API_KEY)',
+    openCallers: 'every caller is tenant "default"',
+  });
 
   const deps = await openDependencies(config, log);
   const app = await buildApp({ config, logger: log, ...deps });

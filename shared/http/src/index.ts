@@ -1,4 +1,14 @@
 export { type Access, routeAccess } from './access.ts';
+export {
+  bearerKey,
+  enforceListenPolicy,
+  type KeyEntry,
+  type KeySetting,
+  KeyTable,
+  type ListenPolicy,
+  ListenRefusedError,
+  readKeyEntries,
+} from './caller-keys.ts';
 export { registerErrorHandler } from './errors.ts';
 export { type HealthRoutesOptions, healthRoutes } from './health-routes.ts';
 export { exitOnStartupFailure, stopOnSignals } from './lifecycle.ts';

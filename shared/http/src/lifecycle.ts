@@ -23,10 +23,14 @@ export function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
   process.once('SIGTERM', shutdown);
 }
 
-/** For `main().catch(...)`: the logger may not exist yet (bad config), so report on stderr and exit 1. */
+/**
+ * For `main().catch(...)`: the logger may not exist yet (bad config), so report on stderr and exit
+ * with the error's own `exitCode` (a refused bind: 78), else 1.
+ */
 export function exitOnStartupFailure(service: string): (error: unknown) => never {
   return (error) => {
     process.stderr.write(`${service} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    const code = (error as { exitCode?: unknown } | undefined)?.exitCode;
+    process.exit(typeof code === 'number' ? code : 1);
   };
 }

@@ -2,6 +2,7 @@ import { AppError, DependencyUnavailableError, networkCause } from '@hindsight/e
 import type { DecayResult, JobStatus } from '@hindsight/jobs';
 import type {
   AppendTurnsResponse,
+  CallerIdentity,
   EndSessionResponse,
   EraseUserResponse,
   ForgetRequest,
@@ -42,6 +43,11 @@ export class MemoryApiClient {
 
   constructor(private readonly options: MemoryApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** The tenant this client's key acts for (a 401 when memory-api refuses the key). */
+  whoami(): Promise<CallerIdentity> {
+    return this.request('GET', '/v1/whoami');
   }
 
   store(input: MemoryInput, idempotencyKey?: string): Promise<WriteResult> {

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { MemoryTools, ToolOutcome, ToolSpec } from '../conversation/ports.ts';
+import { MemoryApiKeyRefusedError } from './memory-api-access.ts';
 
 export interface McpMemoryToolsOptions {
   /** memory-api's base URL; the MCP endpoint is `/mcp` under it. */
@@ -143,9 +144,7 @@ export class McpMemoryTools implements MemoryTools {
 function unavailable(error: unknown): DependencyUnavailableError {
   if (error instanceof DependencyUnavailableError) return error;
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-    return new DependencyUnavailableError('memory-api', "it refused the agent's key: check MEMORY_API_KEY", {
-      cause: error,
-    });
+    return new MemoryApiKeyRefusedError({ cause: error });
   }
   return new DependencyUnavailableError('memory-api', describeError(error), { cause: error });
 }

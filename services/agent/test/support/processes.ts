@@ -26,7 +26,8 @@ export async function spawnService(
     name,
     entry: 'src/main.ts',
     cwd: join(SERVICES, name),
-    env: { ...process.env, LOG_LEVEL: 'warn', REDIS_URL, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // Loopback unless the test asks for another bind (HOST in env).
+    env: { ...process.env, LOG_LEVEL: 'warn', REDIS_URL, HOST: '127.0.0.1', ...env, PORT: String(port) },
     port,
     readyPath: options.readyPath === undefined ? '/ready' : options.readyPath,
     readyTimeoutMs: 45_000,

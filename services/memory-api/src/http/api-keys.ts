@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { KeyTable, readKeyEntries } from '@hindsight/http';
 
 /** The tenant every request belongs to when no API keys are configured (loopback-only mode). */
 export const OPEN_TENANT = 'default';
@@ -9,12 +8,14 @@ export const OPEN_TENANT = 'default';
  * one `tenant:key` per line. With no keys the service is open, loopback only.
  */
 export class ApiKeys {
-  private readonly tenants: Array<{ key: Buffer; tenant: string }>;
-  private readonly admin: Buffer | undefined;
+  private readonly tenants: KeyTable<string>;
+  private readonly admin: KeyTable<true>;
+  private readonly names: string[];
 
-  constructor(entries: Array<{ tenant: string; key: string }>, adminKey?: string) {
-    this.tenants = entries.map((e) => ({ key: Buffer.from(e.key), tenant: e.tenant }));
-    this.admin = adminKey ? Buffer.from(adminKey) : undefined;
+  constructor(entries: ReadonlyArray<{ tenant: string; key: string }>, adminKey?: string) {
+    this.tenants = new KeyTable(entries.map((e) => ({ key: e.key, value: e.tenant })));
+    this.admin = new KeyTable(adminKey ? [{ key: adminKey, value: true as const }] : []);
+    this.names = [...new Set(entries.map((e) => e.tenant))];
   }
 
   static fromConfig(config: {
@@ -22,66 +23,30 @@ export class ApiKeys {
     API_KEYS_FILE?: string | undefined;
     ADMIN_API_KEY?: string | undefined;
   }): ApiKeys {
-    const lines = [
-      ...(config.API_KEYS ?? '').split(','),
-      ...(config.API_KEYS_FILE ? readFileSync(config.API_KEYS_FILE, 'utf8').split('\n') : []),
-    ];
-    const entries: Array<{ tenant: string; key: string }> = [];
-    for (const raw of lines) {
-      const line = raw.trim();
-      if (!line || line.startsWith('#')) continue;
-      const colon = line.indexOf(':');
-      if (colon <= 0 || colon === line.length - 1) {
-        throw new Error('API_KEYS entries must look like tenant:key (one per comma or line)');
-      }
-      entries.push({ tenant: line.slice(0, colon).trim(), key: line.slice(colon + 1).trim() });
-    }
-    return new ApiKeys(entries, config.ADMIN_API_KEY);
+    const entries = readKeyEntries({ list: config.API_KEYS, file: config.API_KEYS_FILE, variable: 'API_KEYS' });
+    return new ApiKeys(
+      entries.map((e) => ({ tenant: e.name, key: e.key })),
+      config.ADMIN_API_KEY,
+    );
   }
 
   /** No keys at all: the service must stay on loopback. */
   get open(): boolean {
-    return this.tenants.length === 0 && this.admin === undefined;
+    return this.tenants.size === 0 && this.admin.size === 0;
   }
 
   /** Every tenant a key exists for (the tenants maintenance jobs walk). */
   tenantNames(): string[] {
-    if (this.open) return [OPEN_TENANT];
-    return [...new Set(this.tenants.map((t) => t.tenant))];
+    return this.open ? [OPEN_TENANT] : [...this.names];
   }
 
   tenantFor(key: string): string | undefined {
     if (this.open) return OPEN_TENANT;
-    const candidate = Buffer.from(key);
-    let found: string | undefined;
-    for (const entry of this.tenants) if (safeEqual(entry.key, candidate)) found = entry.tenant;
-    return found;
+    return this.tenants.find(key);
   }
 
   isAdmin(key: string): boolean {
     if (this.open) return true;
-    return this.admin !== undefined && safeEqual(this.admin, Buffer.from(key));
+    return this.admin.find(key) === true;
   }
-}
-
-function safeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** `Authorization: Bearer <key>` (or `X-API-Key`) → the key, or undefined. */
-export function bearerKey(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const authorization = headers.authorization;
-  if (typeof authorization === 'string') {
-    const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
-    if (match) return match[1];
-    // Basic (any user name, the key as password): how a browser opens /admin/queues.
-    const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization.trim());
-    if (basic) {
-      const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon >= 0 && colon < decoded.length - 1) return decoded.slice(colon + 1);
-    }
-  }
-  const apiKey = headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : undefined;
 }

@@ -1,7 +1,7 @@
 import { ForbiddenError, UnauthorizedError } from '@hindsight/errors';
-import { routeAccess } from '@hindsight/http';
+import { bearerKey, routeAccess } from '@hindsight/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiKeys, bearerKey } from './api-keys.ts';
+import type { ApiKeys } from './api-keys.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
