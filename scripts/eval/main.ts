@@ -2,15 +2,16 @@
  * npm run eval -- --dataset <path> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
  *                 [--url http://127.0.0.1:8001] [--api-key KEY] [--quiet]
  *
- * Without --url a fresh memory-api process is started on a free loopback port (temp DATA_DIR,
- * unique REDIS_PREFIX, no rate limit) and stopped at the end. Exit codes: 0 done, 1 usage,
- * 2 the run failed.
+ * The dataset's kind is read from its first JSON document (see kinds.ts): a conversation benchmark
+ * (REALTALK or LoCoMo layout, scored as recall@k) or personal facts (hit@1/hit@3/MRR). Without --url
+ * a fresh memory-api process is started on a free loopback port (temp DATA_DIR, unique
+ * REDIS_PREFIX, no rate limit) and stopped at the end. Exit codes: 0 done, 1 usage, 2 the run failed.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatEvalTables, renderEvalHtml } from './report.ts';
-import { DEFAULT_KS, runEval } from './run.ts';
+import { detectEvalKind } from './kinds.ts';
+import { DEFAULT_KS } from './run.ts';
 
 const USAGE = `usage: npm run eval -- --dataset <dir|file.json> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
                       [--url <memory-api url>] [--api-key <key>] [--quiet]`;
@@ -38,16 +39,18 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
   }
   try {
     const apiKey = values['api-key'] ?? process.env.HINDSIGHT_API_KEY;
-    const result = await runEval({
-      dataset: resolve(values.dataset),
+    const dataset = resolve(values.dataset);
+    const kind = await detectEvalKind(dataset);
+    const report = await kind.run({
+      dataset,
       ks,
       ...(values.url ? { url: values.url } : {}),
       ...(apiKey ? { apiKey } : {}),
       progress: !values.quiet,
     });
-    process.stdout.write(`${formatEvalTables(result)}\n`);
-    if (values.json) await writeOut(values.json, `${JSON.stringify(result, null, 2)}\n`);
-    if (values.html) await writeOut(values.html, renderEvalHtml(result));
+    process.stdout.write(`${report.text}\n`);
+    if (values.json) await writeOut(values.json, `${JSON.stringify(report.json, null, 2)}\n`);
+    if (values.html) await writeOut(values.html, report.html());
     return 0;
   } catch (error) {
     process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,3 +1,4 @@
+import { escapeHtml, htmlPage, pct } from './html.ts';
 import type { EvalResult, SystemResult } from './run.ts';
 import type { ScoreSummary } from './scoring.ts';
 
@@ -19,8 +20,6 @@ function scopes(result: EvalResult): Array<{ name: string; pick: (s: SystemResul
     })),
   ];
 }
-
-const pct = (v: number) => (v * 100).toFixed(1);
 
 /** The plain-text tables printed at the end of a run. */
 export function formatEvalTables(result: EvalResult): string {
@@ -58,12 +57,6 @@ export function formatEvalTables(result: EvalResult): string {
   ];
   return lines.join('\n');
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
 
 /** recall@k against k for every system and scope, as one inline SVG. */
 export function recallChart(result: EvalResult): string {
@@ -133,14 +126,9 @@ export function renderEvalHtml(result: EvalResult): string {
     )
     .join('\n');
   const h = result.hindsight;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>hindsight retrieval eval — ${escapeHtml(result.dataset.name)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#111827;padding:0 1rem}
-table{border-collapse:collapse;margin:1rem 0}td,th{padding:.25rem .6rem;border-bottom:1px solid #e5e7eb;text-align:right}
-td:nth-child(-n+2),th:nth-child(-n+2){text-align:left}th{background:#f9fafb}code{background:#f3f4f6;padding:0 .25rem}
-</style></head><body>
-<h1>Retrieval eval: ${escapeHtml(result.dataset.name)}</h1>
+  return htmlPage(
+    `hindsight retrieval eval — ${result.dataset.name}`,
+    `<h1>Retrieval eval: ${escapeHtml(result.dataset.name)}</h1>
 <p>${result.dataset.conversations} conversations (${escapeHtml(result.dataset.layout)} layout), ${result.dataset.turns} turns stored as episodic memories through the HTTP API,
 ${result.dataset.questions} questions with evidence. Recall@k is the share of a question's evidence turns among the top k results; MRR the reciprocal rank of the first hit.
 The BM25 baseline ranks the same memories with plain Okapi BM25 over the same terms, in the same run.</p>
@@ -155,7 +143,6 @@ ${rows}
 <li>Context tokens (mean of the first k lines): ${ks.map((k) => `@${k}: ${(h.contextTokens[k] ?? 0).toFixed(0)}`).join(', ')}</li>
 <li>Ingest: ${result.ingest.memories} memories (${result.ingest.duplicates} duplicate turns, ${result.ingest.rejected} rejected) at ${result.ingest.perSecond.toFixed(0)}/s</li>
 </ul>
-<p><small>Generated ${escapeHtml(result.generatedAt)} in ${result.durationSeconds.toFixed(0)} s against ${escapeHtml(result.service.url)}${result.service.spawned ? ' (a fresh memory-api process)' : ''}.</small></p>
-</body></html>
-`;
+<p><small>Generated ${escapeHtml(result.generatedAt)} in ${result.durationSeconds.toFixed(0)} s against ${escapeHtml(result.service.url)}${result.service.spawned ? ' (a fresh memory-api process)' : ''}.</small></p>`,
+  );
 }

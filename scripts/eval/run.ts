@@ -3,7 +3,7 @@
  * question, and score hindsight's answers beside a plain BM25 baseline over the same memories.
  */
 import { createProgress } from '@hindsight/cli/progress';
-import { MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
+import { type MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 import { CONTENT_LIMITS, MAX_TOKEN_BUDGET, type MemoryInput } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import { Bm25Index } from './bm25.ts';
@@ -23,7 +23,7 @@ import {
   scoreQuestion,
   summariseByCategory,
 } from './scoring.ts';
-import { type MemoryApiProcess, spawnMemoryApi } from './service-process.ts';
+import { evalRunId, evalUserId, openEvalTarget } from './target.ts';
 
 export const DEFAULT_KS = [5, 10, 25, 50] as const;
 /** Turns per write request; the API takes up to 1000. */
@@ -82,16 +82,10 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const ks = [...(options.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   const topK = ks[ks.length - 1] as number;
   const dataset = await loadDataset(options.dataset);
-  const service: MemoryApiProcess | undefined = options.url ? undefined : await spawnMemoryApi();
-  const url = options.url ?? (service as MemoryApiProcess).url;
-  const client = new MemoryApiClient({
-    baseUrl: url,
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    timeoutMs: 120_000,
-  });
+  const target = await openEvalTarget(options);
+  const { client, url } = target;
   const showProgress = options.progress ?? true;
-  // Users are namespaced per run so a shared service (`--url`) never mixes two runs' memories.
-  const runId = `eval-${Date.now().toString(36)}`;
+  const runId = evalRunId();
 
   try {
     const turns = dataset.conversations.reduce((n, c) => n + conversationTurns(c).length, 0);
@@ -172,7 +166,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         unreachableEvidence: dataset.conversations.reduce((n, c) => n + unreachableEvidence(c), 0),
       },
       ks,
-      service: { url, spawned: service !== undefined },
+      service: { url, spawned: target.spawned },
       ingest: {
         ...ingest,
         seconds: round(ingestSeconds),
@@ -190,13 +184,13 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       durationSeconds: round((performance.now() - started) / 1000),
     };
   } finally {
-    await service?.stop();
+    await target.close();
   }
 }
 
 /** One user per conversation (DESIGN: the conversation's memories belong to one owner). */
 function userFor(runId: string, conversation: DatasetConversation): string {
-  return `${runId}-${conversation.id}`.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 128);
+  return evalUserId(runId, conversation.id);
 }
 
 /**
