@@ -150,3 +150,14 @@ export function stripChart(options: {
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}">${parts.join('')}</svg>`;
 }
+
+/**
+ * A plain-text table for the terminal: a header, a rule and the rows, the first two columns
+ * (scope, system) left-aligned and the figures right-aligned.
+ */
+export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const render = (cells: readonly string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [render(header), render(widths.map((w) => '-'.repeat(w))), ...rows.map(render)];
+}

@@ -1,4 +1,4 @@
-import { escapeHtml, groupedBarChart, htmlPage, pct, SERIES_COLOURS, stripChart } from './html.ts';
+import { escapeHtml, groupedBarChart, htmlPage, pct, SERIES_COLOURS, stripChart, textTable } from './html.ts';
 import type { HitSummary, PersonalFactsResult, PersonalFactsSummary } from './personal-facts.ts';
 
 const SYSTEMS = [
@@ -20,9 +20,6 @@ export function formatPersonalFactsTables(result: PersonalFactsResult): string {
       rows.push([scope, label, String(s.questions), pct(s.hit1), pct(s.hit3), pct(s.hit10), s.mrr.toFixed(3)]);
     }
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const render = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   const d = result.dataset;
   const w = result.writes;
   const lines = [
@@ -30,9 +27,7 @@ export function formatPersonalFactsTables(result: PersonalFactsResult): string {
     `writes: ${w.created} created, ${w.duplicate} duplicate, ${w.merged} merged, ${w.superseded} superseded, ${w.quarantined} quarantined, ${w.rejected} rejected`,
     '',
     'hit@k (%) and MRR of the one fact that answers each question',
-    render(header),
-    render(widths.map((x) => '-'.repeat(x))),
-    ...rows.map(render),
+    ...textTable(header, rows),
     '',
     'questions sharing no content word with their fact; unanswerable questions (no fact behind them):',
     ...Object.entries(result.bySplit).map(

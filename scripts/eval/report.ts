@@ -1,4 +1,4 @@
-import { escapeHtml, htmlPage, pct } from './html.ts';
+import { escapeHtml, htmlPage, pct, textTable } from './html.ts';
 import type { EvalResult, SystemResult } from './run.ts';
 import type { ScoreSummary } from './scoring.ts';
 
@@ -33,9 +33,6 @@ export function formatEvalTables(result: EvalResult): string {
       rows.push([scope.name, label, String(s.questions), ...ks.map((k) => pct(s.recall[k] ?? 0)), s.mrr.toFixed(3)]);
     }
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const render = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   const d = result.dataset;
   const h = result.hindsight;
   const lines = [
@@ -45,9 +42,7 @@ export function formatEvalTables(result: EvalResult): string {
     `ingest: ${result.ingest.memories} memories (${result.ingest.duplicates} duplicate turns, ${result.ingest.rejected} rejected) in ${result.ingest.seconds.toFixed(1)} s = ${result.ingest.perSecond.toFixed(0)}/s`,
     '',
     'recall@k (%) and MRR',
-    render(header),
-    render(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(render),
+    ...textTable(header, rows),
     '',
     `latency hindsight /v1/search (HTTP round trip, one client): p50 ${h.latencyMs.p50.toFixed(1)} ms, p95 ${h.latencyMs.p95.toFixed(1)} ms; server took_ms p50 ${h.serverMs.p50.toFixed(1)} ms, p95 ${h.serverMs.p95.toFixed(1)} ms`,
     `latency BM25 (in process, no HTTP): p50 ${result.bm25.latencyMs.p50.toFixed(2)} ms, p95 ${result.bm25.latencyMs.p95.toFixed(2)} ms`,

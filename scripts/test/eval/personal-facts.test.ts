@@ -92,6 +92,14 @@ describe('personal-facts files', () => {
 
 describe('npm run eval on personal facts (a real memory-api child process)', () => {
   it('stores every fact for its own user, asks every question and scores hindsight beside BM25', async () => {
+    const fact = (id: string, content: string, question: string) => ({
+      id,
+      topic: 'everyday',
+      memory_type: 'fact',
+      content,
+      questions: [question],
+    });
+    const cello = fact('cello', 'Ann plays the cello', 'cello');
     const file = join(dir, 'small.json');
     await writeFile(
       file,
@@ -103,22 +111,7 @@ describe('npm run eval on personal facts (a real memory-api child process)', () 
             id: 'ann',
             name: 'Ann',
             language: 'en',
-            facts: [
-              {
-                id: 'cello',
-                topic: 'hobby',
-                memory_type: 'fact',
-                content: 'Ann plays the cello',
-                questions: ['cello'],
-              },
-              {
-                id: 'peanuts',
-                topic: 'health',
-                memory_type: 'fact',
-                content: 'Ann is allergic to peanuts',
-                questions: ['peanuts allergic'],
-              },
-            ],
+            facts: [cello, fact('peanuts', 'Ann is allergic to peanuts', 'peanuts allergic')],
             unanswerable: ['quantum chromodynamics'],
           },
           {
@@ -126,15 +119,7 @@ describe('npm run eval on personal facts (a real memory-api child process)', () 
             name: 'Bo',
             language: 'en',
             // Bo's fact is word for word Ann's: each user must get back only their own memory.
-            facts: [
-              {
-                id: 'cello',
-                topic: 'hobby',
-                memory_type: 'fact',
-                content: 'Ann plays the cello',
-                questions: ['cello'],
-              },
-            ],
+            facts: [cello],
           },
         ],
       }),
