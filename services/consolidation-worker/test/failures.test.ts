@@ -114,6 +114,68 @@ describe('consolidation failures', () => {
     expect(new Set(semantic.map((m) => m.content_hash)).size).toBe(4);
     expect(semantic.every((m) => m.proof_count === 1)).toBe(true);
     expect(memories.filter((m) => m.category === 'summary')).toHaveLength(1);
+    const transcript = memories.filter((m) => m.category === 'turn');
+    expect(transcript).toHaveLength(4);
+    expect(transcript.every((m) => m.proof_count === 1)).toBe(true);
     expect((await s.client.sessionTurns('crash-session')).turns).toEqual([]);
-  });
+  }, 60_000);
+
+  it('writes the transcript once when the worker is SIGKILLed while its transcript write is in flight', async () => {
+    // memory-api holds the worker's first write — the transcript batch — until the worker is dead.
+    let writes = 0;
+    let reachedTranscript: () => void = () => undefined;
+    const atTranscript = new Promise<void>((resolve) => (reachedTranscript = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let answered: () => void = () => undefined;
+    const heldWriteAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const isWorkerWrite = (method: string, url: string, tenant: unknown) =>
+      method === 'POST' && url === '/v1/memories' && tenant !== undefined;
+    stack = await startStack({
+      apiEnv: { JOB_ATTEMPTS: '5', JOB_BACKOFF_MS: '100' },
+      workerEnv: { WORKER_LOCK_MS: '2000' },
+      beforeReady: (app) => {
+        app.addHook('onRequest', async (request) => {
+          if (!isWorkerWrite(request.method, request.url, request.headers['x-tenant-id'])) return;
+          writes += 1;
+          if (writes === 1) {
+            reachedTranscript();
+            await released;
+          }
+        });
+        // onSend: the write has committed (the dead worker's socket may never see the reply).
+        app.addHook('onSend', async (request) => {
+          if (isWorkerWrite(request.method, request.url, request.headers['x-tenant-id'])) answered();
+        });
+      },
+    });
+    const s = stack;
+    const user = 'transcript-crash-user';
+    const turns = [
+      say(user, 'Our flat has a north-facing balcony.'),
+      { user_id: user, role: 'assistant' as const, content: 'North-facing balconies suit ferns and hostas.' },
+      say(user, 'The landlord allows pots but no drilling.'),
+      { user_id: user, role: 'assistant' as const, content: 'Then freestanding planters are the way to go.' },
+    ];
+    await s.client.appendTurns('transcript-crash-session', turns);
+    const ended = await s.client.endSession('transcript-crash-session', user);
+    await atTranscript;
+    const [first] = s.workers;
+    first?.child.kill('SIGKILL');
+    expect(await first?.exited).toBeNull();
+    // The held batch lands after its worker died; the retry must get its answer back, not write again.
+    release();
+    await heldWriteAnswered;
+
+    await s.startWorker({ WORKER_LOCK_MS: '2000' });
+    const job = await s.waitForJob(ended.job_id, ['completed', 'failed']);
+    expect(job.state, JSON.stringify(job)).toBe('completed');
+    const result = job.result as ConsolidationResult;
+    expect(result.transcript).toEqual({ written: 4, duplicates: 0, rejected: 0 });
+
+    const transcript = (await s.client.list({ user_id: user, limit: 200 })).items.filter((m) => m.category === 'turn');
+    expect(transcript.map((m) => m.metadata.turn_id).sort()).toEqual(['t1', 't2', 't3', 't4']);
+    expect(transcript.every((m) => m.proof_count === 1)).toBe(true);
+    expect(new Set(transcript.map((m) => m.content_hash)).size).toBe(4);
+  }, 60_000);
 });

@@ -42,6 +42,8 @@ export const ConsolidationResult = z.object({
   quarantined: z.number().int(),
   /** Items the write path refused (poisoning guard, limits); the rest of the session still counts. */
   rejected: z.number().int(),
+  /** The session's turns kept as episodic `turn` memories (pleasantries left out). */
+  transcript: z.object({ written: z.number().int(), duplicates: z.number().int(), rejected: z.number().int() }),
   summary_id: z.string().nullable(),
   memory_ids: z.array(z.string()),
   extractor: z.string(),

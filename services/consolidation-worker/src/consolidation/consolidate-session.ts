@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ConsolidatePayload, ConsolidationResult } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
-import { type MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
+import type { MemoryApiClient } from '@hindsight/memory-client';
 import type { MemoryInput, Turn, WriteResult } from '@hindsight/memory-model';
 import { guardExtraction } from '../extraction/guard.ts';
 import type { ExtractedItem, Extractor } from '../extraction/port.ts';
 import { sessionSummary } from './session-summary.ts';
+import { isRefusal, transcriptMemories, writeTranscript } from './transcript.ts';
 
 /** What a consolidation remembers between attempts (stored as the job's progress). */
 export interface ExtractionCheckpoint {
@@ -42,7 +43,7 @@ export class SessionMismatchError extends Error {}
 
 /**
  * The hindsight job (DESIGN §5): load the session's turns up to `through_seq`,
- * extract, guard, write each item through memory-api (dedup, merge/supersede and the
+ * extract, guard, keep the transcript (one episodic memory per turn), write each item through memory-api (dedup, merge/supersede and the
  * poisoning guard apply there) with provenance and an Idempotency-Key, write an
  * episodic summary, and only after every write succeeded clear those turns.
  *
@@ -69,6 +70,7 @@ export async function consolidateSession(
     duplicates: 0,
     quarantined: 0,
     rejected: 0,
+    transcript: { written: 0, duplicates: 0, rejected: 0 },
     summary_id: null,
     memory_ids: [],
     extractor: deps.extractor.name,
@@ -88,6 +90,14 @@ export async function consolidateSession(
     llm_calls: checkpoint.llm_calls,
     tokens: checkpoint.tokens,
   });
+
+  // What was said is kept first, whatever the extractor makes of it.
+  result.transcript = await writeTranscript(
+    deps.api,
+    deps.log,
+    jobId,
+    transcriptMemories(payload, session.turns, checkpoint.extractor),
+  );
 
   const byId = new Map(session.turns.map((t) => [t.id, t]));
   for (const item of items) {
@@ -190,7 +200,7 @@ async function writeItem(
     return await deps.api.store(input, key);
   } catch (error) {
     // The write path refused the item (poisoning guard, limits): a verdict, not an outage.
-    if (error instanceof MemoryApiError && error.status === 422) {
+    if (isRefusal(error)) {
       deps.log.warn({ jobId, key: item.key, reason: error.message }, 'memory-api refused an extracted item');
       return 'rejected';
     }
