@@ -1,6 +1,7 @@
 import type { ConsolidationResult } from '@hindsight/jobs';
 import type { TurnInput } from '@hindsight/memory-model';
 import { startChatCompletionsServer } from '@hindsight/testing';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, type Stack, startStack } from './support/stack.ts';
 
@@ -15,6 +16,36 @@ afterEach(async () => {
 });
 
 const say = (userId: string, content: string): TurnInput => ({ user_id: userId, role: 'user', content });
+
+/**
+ * memory-api committing the worker's `nth` memory write but holding its reply: `committed`
+ * resolves once the write is in the store and the reply waits, until `release()`, for a worker
+ * the test may kill meanwhile — a worker that died after its write landed, before it saw the answer.
+ */
+function holdWorkerReply(nth: number) {
+  let writes = 0;
+  let commit: () => void = () => undefined;
+  let release: () => void = () => undefined;
+  const committed = new Promise<void>((resolve) => (commit = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = new WeakSet<FastifyRequest>();
+  return {
+    committed,
+    release: () => release(),
+    beforeReady(app: FastifyInstance) {
+      app.addHook('onRequest', async (request) => {
+        const isWorkerWrite =
+          request.method === 'POST' && request.url === '/v1/memories' && request.headers['x-tenant-id'] !== undefined;
+        if (isWorkerWrite && ++writes === nth) held.add(request);
+      });
+      app.addHook('onSend', async (request) => {
+        if (!held.has(request)) return;
+        commit();
+        await released;
+      });
+    },
+  };
+}
 
 describe('consolidation failures', () => {
   it('fails visibly, retries and deletes nothing when the llm extractor (local OpenAI-compatible server) answers invalid JSON', async () => {
@@ -61,30 +92,12 @@ describe('consolidation failures', () => {
   });
 
   it('leaves no duplicate memories when the worker is SIGKILLed in the middle of a job and another retries it', async () => {
-    // memory-api holds the worker's second memory write until the test has killed the worker.
-    let writes = 0;
-    let reachedSecondWrite: () => void = () => undefined;
-    const atSecondWrite = new Promise<void>((resolve) => (reachedSecondWrite = resolve));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    // The worker's second memory write lands, and the worker is killed before it sees the answer.
+    const hold = holdWorkerReply(2);
     stack = await startStack({
       apiEnv: { JOB_ATTEMPTS: '5', JOB_BACKOFF_MS: '100' },
       workerEnv: { WORKER_LOCK_MS: '2000' },
-      beforeReady: (app) => {
-        app.addHook('onRequest', async (request) => {
-          if (
-            request.method !== 'POST' ||
-            request.url !== '/v1/memories' ||
-            request.headers['x-tenant-id'] === undefined
-          )
-            return;
-          writes += 1;
-          if (writes === 2) {
-            reachedSecondWrite();
-            await released;
-          }
-        });
-      },
+      beforeReady: hold.beforeReady,
     });
     const s = stack;
     const user = 'crash-user';
@@ -95,12 +108,12 @@ describe('consolidation failures', () => {
       say(user, 'I love jazz.'),
     ]);
     const ended = await s.client.endSession('crash-session', user);
-    await atSecondWrite;
+    await hold.committed;
     const [first] = s.workers;
     first?.child.kill('SIGKILL');
     expect(await first?.exited).toBeNull();
-    // The held write now lands although its worker is gone — the retry must not repeat it.
-    release();
+    // The retry must not repeat the write that landed.
+    hold.release();
 
     await s.startWorker({ WORKER_LOCK_MS: '2000' });
     const job = await s.waitForJob(ended.job_id, ['completed', 'failed']);
@@ -121,33 +134,12 @@ describe('consolidation failures', () => {
   }, 60_000);
 
   it('writes the transcript once when the worker is SIGKILLed while its transcript write is in flight', async () => {
-    // memory-api holds the worker's first write — the transcript batch — until the worker is dead.
-    let writes = 0;
-    let reachedTranscript: () => void = () => undefined;
-    const atTranscript = new Promise<void>((resolve) => (reachedTranscript = resolve));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let answered: () => void = () => undefined;
-    const heldWriteAnswered = new Promise<void>((resolve) => (answered = resolve));
-    const isWorkerWrite = (method: string, url: string, tenant: unknown) =>
-      method === 'POST' && url === '/v1/memories' && tenant !== undefined;
+    // The worker's first write — the transcript batch — lands, and the worker dies before it sees the answer.
+    const hold = holdWorkerReply(1);
     stack = await startStack({
       apiEnv: { JOB_ATTEMPTS: '5', JOB_BACKOFF_MS: '100' },
       workerEnv: { WORKER_LOCK_MS: '2000' },
-      beforeReady: (app) => {
-        app.addHook('onRequest', async (request) => {
-          if (!isWorkerWrite(request.method, request.url, request.headers['x-tenant-id'])) return;
-          writes += 1;
-          if (writes === 1) {
-            reachedTranscript();
-            await released;
-          }
-        });
-        // onSend: the write has committed (the dead worker's socket may never see the reply).
-        app.addHook('onSend', async (request) => {
-          if (isWorkerWrite(request.method, request.url, request.headers['x-tenant-id'])) answered();
-        });
-      },
+      beforeReady: hold.beforeReady,
     });
     const s = stack;
     const user = 'transcript-crash-user';
@@ -159,13 +151,12 @@ describe('consolidation failures', () => {
     ];
     await s.client.appendTurns('transcript-crash-session', turns);
     const ended = await s.client.endSession('transcript-crash-session', user);
-    await atTranscript;
+    await hold.committed;
     const [first] = s.workers;
     first?.child.kill('SIGKILL');
     expect(await first?.exited).toBeNull();
-    // The held batch lands after its worker died; the retry must get its answer back, not write again.
-    release();
-    await heldWriteAnswered;
+    // The retry must get the batch's answer back, not write it again.
+    hold.release();
 
     await s.startWorker({ WORKER_LOCK_MS: '2000' });
     const job = await s.waitForJob(ended.job_id, ['completed', 'failed']);
