@@ -2,6 +2,7 @@ import { createLogger } from '@hindsight/logger';
 import { MemoryApiClient } from '@hindsight/memory-client';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { clientMemoryAccess } from './access.ts';
+import { connectScreened } from './screen-requests.ts';
 import { createMcpServer } from './server.ts';
 import { loadMcpStdioConfig } from './stdio-config.ts';
 
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     ...(config.HINDSIGHT_USER_ID ? { userId: config.HINDSIGHT_USER_ID } : {}),
   });
   const transport = new StdioServerTransport();
-  await server.connect(transport);
+  await connectScreened(server, transport, log);
   log.info(
     { memoryApi: config.HINDSIGHT_URL, user: config.HINDSIGHT_USER_ID ?? null },
     'hindsight MCP server ready on stdio',

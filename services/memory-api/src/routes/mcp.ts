@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyReques
 import { z } from 'zod';
 import { type SessionForgetting, serviceMemoryAccess } from '../mcp/access.ts';
 import { type HostPolicy, hostAllowed, hostPolicy, loopbackPolicy } from '../mcp/allowed-hosts.ts';
+import { connectScreened } from '../mcp/screen-requests.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import type { MemoryService } from '../memory/service.ts';
 
@@ -67,7 +68,7 @@ export function mcpRoutes(options: McpRouteOptions): FastifyPluginAsync {
           transport.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp transport failed'));
           server.close().catch((error: unknown) => log.error({ err: error }, 'closing an mcp server failed'));
         });
-        await server.connect(transport);
+        await connectScreened(server, transport, log);
         // The transport writes the response itself.
         reply.hijack();
         await transport.handleRequest(request.raw, reply.raw, request.body);

@@ -239,6 +239,54 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(fine.isError).toBeFalsy();
   });
 
+  it('answers tools/call with unusable arguments actionably, without the validator issue list', async () => {
+    const before = await countMemories('key-acme', 'mcp-alice');
+    const rpc = async (params: unknown, method = 'tools/call') => {
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...bearer('key-acme'),
+          'x-user-id': 'mcp-alice',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+      });
+      const text = await response.text();
+      // Never zod's issue list, never an internal error.
+      expect(text).not.toMatch(/invalid_type|"expected"|"path"|\\n|-32603/);
+      return { status: response.status, ...JSON.parse(text) } as {
+        status: number;
+        id: number;
+        result?: { isError?: boolean; content: Array<{ text: string }> };
+        error?: { code: number; message: string };
+      };
+    };
+    for (const args of ['x', 42, null, ['query', 'tea'], true]) {
+      const answer = await rpc({ name: 'memory_write', arguments: args });
+      expect(answer.status).toBe(200);
+      expect(answer.id).toBe(7);
+      expect(answer.result?.isError).toBe(true);
+      expect(answer.result?.content[0]?.text).toMatch(
+        /^memory_write refused: arguments must be a JSON object of the tool's parameters \(got (a|an|null)\b.*Fix the arguments/,
+      );
+    }
+    const noName = await rpc({ arguments: { query: 'tea' } });
+    expect(noName.error?.code).toBe(-32602);
+    expect(noName.error?.message).toMatch(/tools\/call takes \{"name"/);
+    const notAnObject = await rpc('x');
+    expect(notAnObject.status).toBe(400);
+    expect(notAnObject.error?.message).toMatch(/Invalid JSON-RPC message/);
+    const badInitialize = await rpc({ protocolVersion: 2025, capabilities: 'all' }, 'initialize');
+    expect(badInitialize.error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params for initialize: params\.\w+ is missing or has the wrong type$/),
+    });
+    expect(await countMemories('key-acme', 'mcp-alice')).toBe(before);
+    const fine = await callTool(acme, 'memory_search', { query: 'bees' });
+    expect(fine.isError).toBeFalsy();
+  });
+
   it('answers only known Host names (DNS-rebinding protection) and writes nothing for others', async () => {
     const before = await countMemories('key-acme', 'mcp-alice');
     const port = new URL(url).port;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../support/app.ts';
 import { callTool, textOf } from './support.ts';
@@ -93,6 +94,28 @@ describe('hindsight-mcp (stdio) as a child process', () => {
       const again = await callTool(client, 'memory_search', { query: 'allergies', top_k: 10_000 });
       expect(again.isError).toBe(true);
       expect(textOf(again)).toMatch(/top_k must be at most 100/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers a tools/call whose arguments are not an object actionably, without the validator issue list', async () => {
+    const { client } = await spawnStdio({ HINDSIGHT_API_KEY: 'key-acme', HINDSIGHT_USER_ID: 'stdio-carol' });
+    try {
+      // Sent as a client would put it on the wire; the SDK's callTool types would not let a string through.
+      const answer = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'memory_search', arguments: 'x' as unknown as Record<string, unknown> },
+        },
+        CallToolResultSchema,
+      );
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer as CallToolResult)).toMatch(
+        /^memory_search refused: arguments must be a JSON object of the tool's parameters \(got a string\)/,
+      );
+      expect(JSON.stringify(answer)).not.toMatch(/invalid_type|"expected"|"path"/);
+      expect((await callTool(client, 'memory_search', { query: 'allergies' })).isError).toBeFalsy();
     } finally {
       await client.close();
     }
