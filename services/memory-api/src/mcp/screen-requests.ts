@@ -32,7 +32,7 @@ export async function connectScreened(server: McpServer, transport: Transport, l
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const answer = isJSONRPCRequest(message) ? screenRequest(message) : undefined;
-    if (answer === undefined) {
+    if (answer === undefined || !isJSONRPCRequest(message)) {
       deliver?.(message, extra);
       return;
     }
