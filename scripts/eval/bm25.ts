@@ -1,14 +1,13 @@
-import { keywordTokens } from '@hindsight/text';
+import {
+  type Bm25Parameters,
+  bm25Score,
+  bm25Weights,
+  DEFAULT_BM25,
+  keywordTokens,
+  termFrequencies,
+} from '@hindsight/text';
 
-export interface Bm25Parameters {
-  /** Term-frequency saturation. */
-  k1: number;
-  /** Length normalisation. */
-  b: number;
-}
-
-/** The usual Okapi defaults (Robertson & Zaragoza, 2009). */
-export const DEFAULT_BM25: Bm25Parameters = { k1: 1.2, b: 0.75 };
+export { type Bm25Parameters, DEFAULT_BM25 } from '@hindsight/text';
 
 interface IndexedDocument {
   id: string;
@@ -33,12 +32,11 @@ export class Bm25Index {
   }
 
   add(id: string, text: string): void {
-    const termFrequencies = new Map<string, number>();
     const terms = keywordTokens(text);
-    for (const term of terms) termFrequencies.set(term, (termFrequencies.get(term) ?? 0) + 1);
-    for (const term of termFrequencies.keys())
+    const frequencies = termFrequencies(terms);
+    for (const term of frequencies.keys())
       this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-    this.documents.push({ id, length: terms.length, termFrequencies });
+    this.documents.push({ id, length: terms.length, termFrequencies: frequencies });
     this.totalLength += terms.length;
   }
 
@@ -46,23 +44,15 @@ export class Bm25Index {
   search(query: string, limit: number): Array<{ id: string; score: number }> {
     const count = this.documents.length;
     if (count === 0) return [];
-    const { k1, b } = this.parameters;
     const averageLength = this.totalLength / count || 1;
-    const queryTerms = [...new Set(keywordTokens(query))];
-    const weights = queryTerms.map((term) => {
-      const df = this.documentFrequency.get(term) ?? 0;
-      // The "+1" form of IDF stays positive for terms in more than half of the documents.
-      return Math.log(1 + (count - df + 0.5) / (df + 0.5));
-    });
+    const weights = bm25Weights(
+      [...new Set(keywordTokens(query))],
+      count,
+      (term) => this.documentFrequency.get(term) ?? 0,
+    );
     const scored: Array<{ id: string; score: number }> = [];
     for (const document of this.documents) {
-      let score = 0;
-      queryTerms.forEach((term, i) => {
-        const tf = document.termFrequencies.get(term);
-        if (tf === undefined) return;
-        const norm = k1 * (1 - b + (b * document.length) / averageLength);
-        score += (weights[i] as number) * ((tf * (k1 + 1)) / (tf + norm));
-      });
+      const score = bm25Score(weights, document.termFrequencies, document.length, averageLength, this.parameters);
       if (score > 0) scored.push({ id: document.id, score });
     }
     // Ties keep insertion order (conversation order), so runs are reproducible.

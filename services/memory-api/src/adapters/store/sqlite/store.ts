@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
@@ -17,6 +16,7 @@ import {
   type SearchScope,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
+import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
 import { reindexInstruction } from '../reindex.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
@@ -30,8 +30,6 @@ const RESCORE_FACTOR = 4;
 const MIN_RESCORED = 100;
 /** The widest window of keyword matches filtered in one search. */
 const MAX_KEYWORD_WINDOW = 6400;
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
 
 /** sqlite-vec refuses larger k in one k-NN query. */
 const MAX_KNN = 4096;
@@ -259,20 +257,16 @@ export class SqliteMemoryStore implements MemoryStore {
   async keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]> {
     const unique = [...new Set(terms)].slice(0, MAX_QUERY_TERMS);
     if (unique.length === 0) return [];
-    const prefix = termScope(scope.tenant, scope.userId);
+    const prefix = ownerTermPrefix(scope.tenant, scope.userId);
     const scoped = unique.map((t) => prefix + t);
     const match = scoped.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
     const rows = this.filteredKeywordMatches(scope, match, Math.max(k * RESCORE_FACTOR, MIN_RESCORED));
     if (rows.length === 0) return [];
 
-    const documents = (
-      this.sql('SELECT count(*) AS n FROM memories WHERE tenant = ? AND user_id = ?').get(
-        scope.tenant,
-        scope.userId,
-      ) as {
-        n: number;
-      }
-    ).n;
+    const { n: documents } = this.sql('SELECT count(*) AS n FROM memories WHERE tenant = ? AND user_id = ?').get(
+      scope.tenant,
+      scope.userId,
+    ) as { n: number };
     const frequency = new Map(
       (
         this.sql(`SELECT term, doc FROM memory_keywords_vocab WHERE term IN (${scoped.map(() => '?').join(', ')})`).all(
@@ -280,23 +274,12 @@ export class SqliteMemoryStore implements MemoryStore {
         ) as Array<{ term: string; doc: number }>
       ).map((r) => [r.term, r.doc]),
     );
-    const idf = new Map(
-      scoped.map((t) => {
-        const df = frequency.get(t) ?? 0;
-        return [t, Math.log(1 + (documents - df + 0.5) / (df + 0.5))];
-      }),
+    return rankKeywordMatches(
+      scoped,
+      rows.map((row) => ({ id: row.id, terms: row.terms.split(' ') })),
+      { documents, documentFrequency: (term) => frequency.get(term) ?? 0 },
+      k,
     );
-    const tokenised = rows.map((row) => ({ id: row.id, tokens: row.terms.split(' ') }));
-    const averageLength = tokenised.reduce((sum, d) => sum + d.tokens.length, 0) / tokenised.length;
-    const scored = tokenised.map(({ id, tokens }) => {
-      const counts = new Map<string, number>();
-      for (const token of tokens) if (idf.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
-      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * tokens.length) / averageLength);
-      let score = 0;
-      for (const [token, tf] of counts) score += (idf.get(token) as number) * ((tf * (BM25_K1 + 1)) / (tf + norm));
-      return { id, score };
-    });
-    return scored.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
   /**
@@ -428,7 +411,7 @@ export class SqliteMemoryStore implements MemoryStore {
  * prefixed with the owner's scope token, so a query reads only that user's postings.
  */
 function indexedTerms(record: Pick<MemoryRecord, 'tenant' | 'user_id' | 'query' | 'content'>): string {
-  const prefix = termScope(record.tenant, record.user_id);
+  const prefix = ownerTermPrefix(record.tenant, record.user_id);
   return keywordTokens(searchableText(record))
     .map((term) => prefix + term)
     .join(' ');
@@ -445,14 +428,6 @@ function rebuildKeywordIndex(db: Database): void {
 
 function vectorScope(tenant: string, userId: string): string {
   return `${tenant}\u001f${userId}`;
-}
-
-/**
- * The (tenant, user) prefix of every keyword token: a fixed-length run of hex digits, which the
- * FTS5 tokenizer keeps in one token with the term that follows it.
- */
-function termScope(tenant: string, userId: string): string {
-  return `s${createHash('sha256').update(vectorScope(tenant, userId)).digest('hex').slice(0, 16)}`;
 }
 
 function isUniqueViolation(error: unknown, columnHint: string): boolean {
