@@ -19,7 +19,22 @@ export const MemoryApiEnv = z
     REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
     /** Prefix of every Redis key this deployment owns (working memory, idempotency, queue). */
     REDIS_PREFIX: z.string().default('hindsight'),
-    VECTOR_STORE: z.enum(['sqlite', 'qdrant']).default('sqlite'),
+    VECTOR_STORE: z.enum(['sqlite', 'qdrant', 'postgres']).default('sqlite'),
+    /** PostgreSQL with pgvector (VECTOR_STORE=postgres): `postgres://user:password@host:5432/database`. */
+    DATABASE_URL: env.optionalString(),
+    /** The schema hindsight's tables live in (created when missing). */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _; at most 63)')
+      .default('hindsight'),
+    /** Connections one memory-api process keeps open at most. */
+    DATABASE_POOL_SIZE: env.int(10, 1, 1000),
+    /** The server cancels a statement running longer than this. */
+    DATABASE_STATEMENT_TIMEOUT_MS: env.int(5000, 100),
+    /** TLS to PostgreSQL: disable, require (encrypted, server not verified) or verify-full; unset → DATABASE_URL's sslmode. */
+    DATABASE_SSL: z.enum(['disable', 'require', 'verify-full']).optional(),
+    /** CA certificate (PEM file) that verify-full checks the server against; the system CAs when unset. */
+    DATABASE_SSL_CA_FILE: env.optionalString(),
     QDRANT_URL: env.optionalString(),
     QDRANT_API_KEY: env.optionalString(),
     QDRANT_COLLECTION_PREFIX: z.string().default('hindsight'),
@@ -102,6 +117,27 @@ export const MemoryApiEnv = z
         code: 'custom',
         path: ['QDRANT_URL'],
         message: 'is required when VECTOR_STORE=qdrant (e.g. http://qdrant:6333)',
+      });
+    }
+    if (config.VECTOR_STORE === 'postgres' && config.DATABASE_URL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'is required when VECTOR_STORE=postgres (e.g. postgres://hindsight:secret@postgres:5432/hindsight)',
+      });
+    }
+    if (config.DATABASE_SSL !== undefined && /[?&]sslmode=/.test(config.DATABASE_URL ?? '')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_SSL'],
+        message: 'and sslmode in DATABASE_URL both set TLS: keep one of them',
+      });
+    }
+    if (config.DATABASE_SSL_CA_FILE !== undefined && config.DATABASE_SSL !== 'verify-full') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_SSL_CA_FILE'],
+        message: 'is used only with DATABASE_SSL=verify-full',
       });
     }
   });

@@ -4,4 +4,5 @@ export {
   startChatCompletionsServer,
 } from './chat-completions-server.ts';
 export { freePort } from './free-port.ts';
+export { type PgliteServer, type PgliteServerOptions, spawnPgliteServer, startPgliteServer } from './pglite-server.ts';
 export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';

@@ -19,6 +19,8 @@ export interface SpawnServiceOptions {
   name: string;
   /** The module `node --import tsx` runs: absolute, or relative to `cwd`. */
   entry: string;
+  /** Command-line arguments after the entry. */
+  args?: readonly string[];
   cwd: string;
   /** The child's whole environment; the caller decides what it inherits. */
   env: NodeJS.ProcessEnv;
@@ -38,7 +40,7 @@ export interface SpawnServiceOptions {
  * A process that never becomes ready is killed before the error is thrown: it has nothing to drain.
  */
 export async function spawnService(options: SpawnServiceOptions): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

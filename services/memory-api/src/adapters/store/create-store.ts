@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
 import type { Logger } from '@hindsight/logger';
 import type { MemoryApiConfig } from '../../config.ts';
 import type { MemoryStore } from '../../memory/store-port.ts';
+import { describeTarget } from './postgres/database.ts';
+import { PostgresMemoryStore } from './postgres/store.ts';
 import { QdrantMemoryStore } from './qdrant/store.ts';
 import { SqliteMemoryStore } from './sqlite/store.ts';
 
@@ -19,6 +23,44 @@ export function createMemoryStore(config: MemoryApiConfig, log: Logger): MemoryS
       collectionPrefix: config.QDRANT_COLLECTION_PREFIX,
     });
   }
+  if (config.VECTOR_STORE === 'postgres') {
+    if (config.DATABASE_URL === undefined) throw new Error('VECTOR_STORE=postgres needs DATABASE_URL');
+    log.info(
+      { backend: 'postgres', target: describeTarget(config.DATABASE_URL), schema: config.DATABASE_SCHEMA },
+      'opening the long-term store',
+    );
+    const ssl = postgresTls(config);
+    return new PostgresMemoryStore({
+      connectionString: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      poolSize: config.DATABASE_POOL_SIZE,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      ...(ssl !== undefined ? { ssl } : {}),
+      onIdleError: (error) => log.warn({ err: error }, 'an idle PostgreSQL connection failed; it will be replaced'),
+      onUnindexedVectors: (dimension) =>
+        log.warn(
+          { dimension },
+          "pgvector indexes at most 2000 dimensions: k-NN scans each user's vectors without an HNSW index",
+        ),
+    });
+  }
   log.info({ backend: 'sqlite', path: config.DATABASE_PATH }, 'opening the long-term store');
   return new SqliteMemoryStore(config.DATABASE_PATH);
+}
+
+/** DATABASE_SSL as node-postgres TLS options; undefined leaves it to DATABASE_URL's sslmode. */
+function postgresTls(config: MemoryApiConfig): false | ConnectionOptions | undefined {
+  switch (config.DATABASE_SSL) {
+    case undefined:
+      return undefined;
+    case 'disable':
+      return false;
+    case 'require':
+      return { rejectUnauthorized: false };
+    case 'verify-full':
+      return {
+        rejectUnauthorized: true,
+        ...(config.DATABASE_SSL_CA_FILE ? { ca: readFileSync(config.DATABASE_SSL_CA_FILE, 'utf8') } : {}),
+      };
+  }
 }
