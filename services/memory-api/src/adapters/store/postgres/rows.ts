@@ -1,38 +1,10 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
+import { MEMORY_COLUMNS as COLUMNS, type MemoryColumn } from '../memory-columns.ts';
 
-/** The memory columns of `memories`, in the order `recordToValues` gives their values. */
-export const COLUMNS = [
-  'id',
-  'tenant',
-  'user_id',
-  'agent_id',
-  'session_id',
-  'layer',
-  'category',
-  'content',
-  'query',
-  'tags',
-  'metadata',
-  'confidence',
-  'importance',
-  'proof_count',
-  'source',
-  'occurred_at',
-  'created_at',
-  'updated_at',
-  'valid_until',
-  'status',
-  'superseded_by',
-  'history',
-  'access_count',
-  'last_accessed_at',
-  'decay_weight',
-  'content_hash',
-  'embedding_model',
-] as const;
+export { COLUMNS };
 
 /** The SQL type of each column's parameter (JSON travels as text and is cast, so it is kept verbatim). */
-const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
+const CASTS: Partial<Record<MemoryColumn, string>> = {
   tags: 'text[]',
   metadata: 'json',
   source: 'json',
@@ -46,7 +18,7 @@ const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
 
 /** `$n::type` for column `i` of a row whose first parameter is `$offset + 1`. */
 export function placeholder(offset: number, i: number): string {
-  const cast = CASTS[COLUMNS[i] as (typeof COLUMNS)[number]];
+  const cast = CASTS[COLUMNS[i] as MemoryColumn];
   return cast ? `$${offset + i + 1}::${cast}` : `$${offset + i + 1}`;
 }
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { BadRequestError, ConflictError, EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
+import { ConflictError, EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
 import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
 import { bm25Weights, KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
 import pg from 'pg';
@@ -18,6 +18,7 @@ import {
 } from '../../../memory/store-port.ts';
 import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
 import { reindexInstruction } from '../reindex.ts';
+import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { ALL_TENANTS, type PostgresConnectionOptions, PostgresDatabase, type TenantScope } from './database.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MAX_INDEXED_DIMENSION, MIGRATIONS, type SchemaNames } from './migrations.ts';
@@ -172,7 +173,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
     const { where, params } = filterToSql(filter);
-    const after = cursor === undefined ? '0' : decodeCursor(cursor);
+    const after = cursor === undefined ? '0' : decodeSequenceCursor(cursor);
     const rows = await this.read(filter.tenant, async (client) => {
       const result = await client.query<MemoryRow>(
         `SELECT ${RECORD_COLUMNS} FROM ${this.names.memories} m
@@ -181,12 +182,7 @@ export class PostgresMemoryStore implements MemoryStore {
       );
       return result.rows;
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(rowToRecord),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
-    };
+    return pageBySequence(rows, limit, rowToRecord, (row) => row.seq);
   }
 
   async listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
@@ -544,16 +540,4 @@ async function setMeta(client: pg.PoolClient, names: SchemaNames, key: string, v
 function atLeast(version: string, minimum: readonly [number, number]): boolean {
   const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
   return major > minimum[0] || (major === minimum[0] && minor >= minimum[1]);
-}
-
-function encodeCursor(seq: string): string {
-  return Buffer.from(seq).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  if (!/^\d{1,19}$/.test(decoded) || BigInt(decoded) > 9223372036854775807n) {
-    throw new BadRequestError('cursor is not one this API returned');
-  }
-  return decoded;
 }

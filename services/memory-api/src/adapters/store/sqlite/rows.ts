@@ -101,32 +101,4 @@ export function recordToValues(record: MemoryRecord): unknown[] {
   ];
 }
 
-export const COLUMNS = [
-  'id',
-  'tenant',
-  'user_id',
-  'agent_id',
-  'session_id',
-  'layer',
-  'category',
-  'content',
-  'query',
-  'tags',
-  'metadata',
-  'confidence',
-  'importance',
-  'proof_count',
-  'source',
-  'occurred_at',
-  'created_at',
-  'updated_at',
-  'valid_until',
-  'status',
-  'superseded_by',
-  'history',
-  'access_count',
-  'last_accessed_at',
-  'decay_weight',
-  'content_hash',
-  'embedding_model',
-] as const;
+export { MEMORY_COLUMNS as COLUMNS } from '../memory-columns.ts';

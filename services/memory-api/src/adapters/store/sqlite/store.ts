@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
+import { ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
 import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -18,6 +18,7 @@ import {
 } from '../../../memory/store-port.ts';
 import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
 import { reindexInstruction } from '../reindex.ts';
+import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
@@ -193,18 +194,13 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
     const { where, params } = filterToSql(filter);
-    const after = cursor === undefined ? 0 : decodeCursor(cursor);
+    const after = cursor === undefined ? 0 : Number(decodeSequenceCursor(cursor));
     const rows = this.sql(`SELECT m.* FROM memories m WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`).all(
       ...params,
       after,
       limit + 1,
     ) as MemoryRow[];
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(rowToRecord),
-      nextCursor: rows.length > limit && last ? encodeCursor(last.rowid) : null,
-    };
+    return pageBySequence(rows, limit, rowToRecord, (row) => row.rowid);
   }
 
   async listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
@@ -436,16 +432,4 @@ function isUniqueViolation(error: unknown, columnHint: string): boolean {
     (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
     error.message.includes(columnHint)
   );
-}
-
-function encodeCursor(rowid: number): string {
-  return Buffer.from(String(rowid)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  const value = Number(decoded);
-  if (!/^\d+$/.test(decoded) || !Number.isSafeInteger(value))
-    throw new BadRequestError('cursor is not one this API returned');
-  return value;
 }

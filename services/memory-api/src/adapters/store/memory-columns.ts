@@ -1,0 +1,32 @@
+/** The memory record's fields as the SQL stores name their columns, in one agreed order. */
+export const MEMORY_COLUMNS = [
+  'id',
+  'tenant',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'layer',
+  'category',
+  'content',
+  'query',
+  'tags',
+  'metadata',
+  'confidence',
+  'importance',
+  'proof_count',
+  'source',
+  'occurred_at',
+  'created_at',
+  'updated_at',
+  'valid_until',
+  'status',
+  'superseded_by',
+  'history',
+  'access_count',
+  'last_accessed_at',
+  'decay_weight',
+  'content_hash',
+  'embedding_model',
+] as const;
+
+export type MemoryColumn = (typeof MEMORY_COLUMNS)[number];
