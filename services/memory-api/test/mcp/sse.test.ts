@@ -211,7 +211,9 @@ describe('MCP over the legacy HTTP+SSE transport (GET /sse, POST /messages)', ()
       expect(elsewhere.status).toBe(404);
       const { error } = (await elsewhere.json()) as { error: { code: string; message: string } };
       expect(error.code).toBe('mcp_session_not_found');
-      expect(error.message).toMatch(/^no MCP SSE session .* is open on this memory-api replica.*GET \/sse.*sticky sessions.*\/mcp/);
+      expect(error.message).toMatch(
+        /^no MCP SSE session .* is open on this memory-api replica.*GET \/sse.*sticky sessions.*\/mcp/,
+      );
       // The replica that holds it still answers.
       expect((await acme.listTools()).tools).toHaveLength(3);
 
