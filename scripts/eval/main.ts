@@ -1,6 +1,7 @@
 /**
  * npm run eval -- --dataset <path> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
  *                 [--url http://127.0.0.1:8001] [--api-key KEY] [--quiet]
+ * npm run eval -- --sessions <dir> [--json out.json] [--html report.html]   (sessions/: hindsight consolidation)
  *
  * The dataset's kind is read from its first JSON document (see kinds.ts): a conversation benchmark
  * (REALTALK or LoCoMo layout, scored as recall@k) or personal facts (hit@1/hit@3/MRR). Without --url
@@ -12,9 +13,12 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectEvalKind } from './kinds.ts';
 import { DEFAULT_KS } from './run.ts';
+import { formatSessionsTables, renderSessionsHtml } from './sessions/report.ts';
+import { runSessionsEval } from './sessions/run.ts';
 
 const USAGE = `usage: npm run eval -- --dataset <dir|file.json> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
-                      [--url <memory-api url>] [--api-key <key>] [--quiet]`;
+                      [--url <memory-api url>] [--api-key <key>] [--quiet]
+       npm run eval -- --sessions <dir> [--json out.json] [--html report.html] [--url <memory-api url with a worker>]`;
 
 export async function evalMain(argv: readonly string[]): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
@@ -28,8 +32,9 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (values.sessions) return sessionsEval(values);
   if (!values.dataset) {
-    process.stderr.write(`--dataset is required\n${USAGE}\n`);
+    process.stderr.write(`--dataset or --sessions is required\n${USAGE}\n`);
     return 1;
   }
   const ks = values['top-k'] ? values['top-k'].split(',').map((k) => Number(k.trim())) : [...DEFAULT_KS];
@@ -58,11 +63,32 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** The sessions fixture through memory-api and the consolidation worker (scripts/eval/sessions/). */
+async function sessionsEval(values: ReturnType<typeof parse>['values']): Promise<number> {
+  try {
+    const apiKey = values['api-key'] ?? process.env.HINDSIGHT_API_KEY;
+    const result = await runSessionsEval({
+      dir: resolve(values.sessions as string),
+      ...(values.url ? { url: values.url } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      progress: !values.quiet,
+    });
+    process.stdout.write(`${formatSessionsTables(result)}\n`);
+    if (values.json) await writeOut(values.json, `${JSON.stringify(result, null, 2)}\n`);
+    if (values.html) await writeOut(values.html, renderSessionsHtml(result));
+    return 0;
+  } catch (error) {
+    process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     options: {
       dataset: { type: 'string', short: 'd' },
+      sessions: { type: 'string' },
       'top-k': { type: 'string', short: 'k' },
       json: { type: 'string' },
       html: { type: 'string' },

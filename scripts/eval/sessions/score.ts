@@ -1,0 +1,34 @@
+/** How a memory is judged against the fixture's gold facts (shared by every system the eval scores). */
+
+const normalise = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\s+/g, ' ');
+
+const isCjk = (text: string) => /\p{Script=Han}/u.test(text);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One expected word: `a|b` accepts either; Latin words must start at a word boundary (plurals pass). */
+function containsTerm(content: string, term: string): boolean {
+  return term.split('|').some((alternative) => {
+    const alt = normalise(alternative.trim());
+    if (alt === '') return false;
+    if (isCjk(alt)) return content.includes(alt);
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(alt)}`, 'u').test(content);
+  });
+}
+
+/** True when `content` holds every expected word. */
+export function holdsAll(content: string, expected: readonly string[]): boolean {
+  const text = normalise(content);
+  return expected.every((term) => containsTerm(text, term));
+}
+
+export function share(hits: number, total: number): number {
+  return total === 0 ? 0 : hits / total;
+}
