@@ -21,10 +21,10 @@ const Session = z
 /** Words an answer must contain, all of them; `a|b` accepts either spelling. */
 const Expected = z.array(z.string().min(1)).min(1);
 
-const GoldFact = z.object({ q: z.string().min(3), expect: Expected }).strict();
+const GoldFact = z.object({ q: z.string().min(2), expect: Expected }).strict();
 
 /** A decision the user took back: no active semantic memory may still hold the `stale` words. */
-const Reversal = z.object({ what: z.string().min(3), stale: Expected }).strict();
+const Reversal = z.object({ what: z.string().min(1), stale: Expected }).strict();
 
 export const SessionFile = z
   .object({

@@ -13,13 +13,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** One expected word: `a|b` accepts either; Latin words must start at a word boundary (plurals pass). */
+/** One expected word: `a|b` accepts either; Latin words must not continue a Latin word (plurals pass). */
 function containsTerm(content: string, term: string): boolean {
   return term.split('|').some((alternative) => {
     const alt = normalise(alternative.trim());
     if (alt === '') return false;
     if (isCjk(alt)) return content.includes(alt);
-    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(alt)}`, 'u').test(content);
+    return new RegExp(`(?<![a-z0-9\\u00c0-\\u024f])${escapeRegExp(alt)}`, 'u').test(content);
   });
 }
 
