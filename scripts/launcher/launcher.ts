@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exited, portIsFree, prefixLines, stopChild, waitUntilReady } from './children.ts';
 import { parseRedisUrl, REDIS_INSTALL_HINT, redisAnswers, redisServerInstalled, startRedisServer } from './redis.ts';
-import { type LaunchSettings, planServices, presentServices, type ServiceSpec } from './topology.ts';
+import { describeStore, type LaunchSettings, planServices, presentServices, type ServiceSpec } from './topology.ts';
 
 /** How long a service may take to drain after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 15_000;
@@ -116,7 +116,8 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
     if (!stopping) {
       say(
         `all services ready — ${present.map((s) => `${s.name} http://${LOOPBACK}:${s.port}`).join(', ')}. ` +
-          `Data in ${settings.dataDir}. Ctrl-C stops everything.`,
+          `Long-term store: ${describeStore(settings.store, settings.dataDir)}. Data in ${settings.dataDir}. ` +
+          'Ctrl-C stops everything.',
       );
     }
     return await done;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { describeTarget } from '../../services/memory-api/src/adapters/store/postgres/database.ts';
 
 /** One service of the suite as the launcher runs it: a Node process on loopback. */
 export interface ServiceSpec {
@@ -18,12 +19,16 @@ export interface LaunchSettings {
   root: string;
   dataDir: string;
   redisUrl: string;
-  qdrantUrl: string | undefined;
+  /** The long-term store memory-api opens. */
+  store: LongTermStore;
   /** memory-api's admin key, which the worker uses to act for each job's tenant (as in compose). */
   adminKey: string | undefined;
   ports: { agent: number; memoryApi: number; embedder: number; worker: number };
   readyTimeoutMs: number;
 }
+
+/** The embedded SQLite file (the default), Qdrant at QDRANT_URL, or PostgreSQL at DATABASE_URL. */
+export type LongTermStore = { kind: 'sqlite' } | { kind: 'qdrant'; url: string } | { kind: 'postgres'; url: string };
 
 const LOOPBACK = '127.0.0.1';
 
@@ -52,7 +57,7 @@ export function launchSettings(root: string, env: Record<string, string | undefi
     root,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(root, dataDir),
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : `redis://${LOOPBACK}:6379`,
-    qdrantUrl: env.QDRANT_URL && env.QDRANT_URL !== '' ? env.QDRANT_URL : undefined,
+    store: longTermStore(env),
     adminKey: env.ADMIN_API_KEY && env.ADMIN_API_KEY !== '' ? env.ADMIN_API_KEY : undefined,
     ports: {
       agent: port(PORT_VARIABLES.agent, 8000),
@@ -62,6 +67,58 @@ export function launchSettings(root: string, env: Record<string, string | undefi
     },
     readyTimeoutMs: integer('LAUNCH_READY_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   };
+}
+
+/**
+ * VECTOR_STORE names the store when set (postgres needs DATABASE_URL, qdrant QDRANT_URL); unset,
+ * QDRANT_URL alone means Qdrant and anything else the embedded SQLite file.
+ */
+function longTermStore(env: Record<string, string | undefined>): LongTermStore {
+  const given = (name: string) => (env[name] && env[name] !== '' ? env[name] : undefined);
+  const qdrantUrl = given('QDRANT_URL');
+  const databaseUrl = given('DATABASE_URL');
+  switch (given('VECTOR_STORE')) {
+    case undefined:
+      return qdrantUrl ? { kind: 'qdrant', url: qdrantUrl } : { kind: 'sqlite' };
+    case 'sqlite':
+      return { kind: 'sqlite' };
+    case 'qdrant':
+      if (!qdrantUrl) throw new Error('VECTOR_STORE=qdrant needs QDRANT_URL (e.g. http://127.0.0.1:6333)');
+      return { kind: 'qdrant', url: qdrantUrl };
+    case 'postgres':
+      if (!databaseUrl) {
+        throw new Error(
+          'VECTOR_STORE=postgres needs DATABASE_URL (e.g. postgres://hindsight:secret@127.0.0.1:5432/hindsight, a server with pgvector)',
+        );
+      }
+      return { kind: 'postgres', url: databaseUrl };
+    default:
+      throw new Error(`VECTOR_STORE must be sqlite, qdrant or postgres (got "${env.VECTOR_STORE}")`);
+  }
+}
+
+/** What memory-api is told about its store (the other DATABASE_* and QDRANT_* settings pass through as set). */
+function storeEnv(store: LongTermStore): Record<string, string> {
+  switch (store.kind) {
+    case 'sqlite':
+      return { VECTOR_STORE: 'sqlite' };
+    case 'qdrant':
+      return { VECTOR_STORE: 'qdrant', QDRANT_URL: store.url };
+    case 'postgres':
+      return { VECTOR_STORE: 'postgres', DATABASE_URL: store.url };
+  }
+}
+
+/** The store in words for the launcher's own lines, without a password. */
+export function describeStore(store: LongTermStore, dataDir: string): string {
+  switch (store.kind) {
+    case 'sqlite':
+      return `SQLite file ${join(dataDir, 'memory.db')}`;
+    case 'qdrant':
+      return `Qdrant at ${store.url}`;
+    case 'postgres':
+      return `PostgreSQL at ${describeTarget(store.url)}`;
+  }
 }
 
 /**
@@ -86,7 +143,7 @@ export function planServices(settings: LaunchSettings): ServiceSpec[] {
       DATA_DIR: settings.dataDir,
       REDIS_URL: settings.redisUrl,
       EMBEDDER_URL: url(ports.embedder),
-      ...(settings.qdrantUrl ? { VECTOR_STORE: 'qdrant', QDRANT_URL: settings.qdrantUrl } : { VECTOR_STORE: 'sqlite' }),
+      ...storeEnv(settings.store),
     }),
     spec('consolidation-worker', 'worker', {
       REDIS_URL: settings.redisUrl,

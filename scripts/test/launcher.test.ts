@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { freePort } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited } from '../launcher/children.ts';
-import { launchSettings, planServices, presentServices } from '../launcher/topology.ts';
+import { describeStore, launchSettings, planServices, presentServices } from '../launcher/topology.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -53,7 +53,14 @@ describe('local launcher (npm start)', () => {
       REDIS_URL: `redis://127.0.0.1:${redis}`,
       LOG_LEVEL: 'warn',
     });
-    const { QDRANT_URL: _qdrant, API_KEYS: _keys, API_KEYS_FILE: _file, ...inherited } = process.env;
+    const {
+      QDRANT_URL: _qdrant,
+      VECTOR_STORE: _store,
+      DATABASE_URL: _database,
+      API_KEYS: _keys,
+      API_KEYS_FILE: _file,
+      ...inherited
+    } = process.env;
     launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts'], {
       cwd: root,
       env: { ...inherited, ...env },
@@ -147,5 +154,37 @@ describe('launcher topology', () => {
     expect(byName({ ADMIN_API_KEY: 'admin-1' }).get('consolidation-worker')?.MEMORY_API_KEY).toBe('admin-1');
     expect(byName({}).get('consolidation-worker')?.MEMORY_API_KEY).toBeUndefined();
     expect(byName({}).get('memory-api')?.EMBEDDER_URL).toBe('http://127.0.0.1:8002');
+  });
+});
+
+describe('launcher store choice', () => {
+  const memoryApiEnv = (env: Record<string, string>) =>
+    planServices(launchSettings('/repo', env)).find((s) => s.name === 'memory-api')?.env;
+
+  it('runs the embedded SQLite file unless told otherwise, Qdrant when only QDRANT_URL is given', () => {
+    expect(memoryApiEnv({})?.VECTOR_STORE).toBe('sqlite');
+    expect(memoryApiEnv({ QDRANT_URL: 'http://127.0.0.1:6333' })).toMatchObject({
+      VECTOR_STORE: 'qdrant',
+      QDRANT_URL: 'http://127.0.0.1:6333',
+    });
+  });
+
+  it('honours VECTOR_STORE=postgres with DATABASE_URL, and names what is missing otherwise', () => {
+    const url = 'postgres://hindsight:pw@127.0.0.1:5432/hindsight';
+    expect(memoryApiEnv({ VECTOR_STORE: 'postgres', DATABASE_URL: url })).toMatchObject({
+      VECTOR_STORE: 'postgres',
+      DATABASE_URL: url,
+    });
+    expect(
+      memoryApiEnv({ VECTOR_STORE: 'postgres', DATABASE_URL: url, QDRANT_URL: 'http://q:6333' })?.VECTOR_STORE,
+    ).toBe('postgres');
+    expect(() => launchSettings('/repo', { VECTOR_STORE: 'postgres' })).toThrow(
+      /VECTOR_STORE=postgres needs DATABASE_URL/,
+    );
+    expect(() => launchSettings('/repo', { VECTOR_STORE: 'qdrant' })).toThrow(/VECTOR_STORE=qdrant needs QDRANT_URL/);
+    expect(() => launchSettings('/repo', { VECTOR_STORE: 'mongo' })).toThrow(/sqlite, qdrant or postgres/);
+    expect(describeStore(launchSettings('/repo', { VECTOR_STORE: 'postgres', DATABASE_URL: url }).store, '/d')).toBe(
+      'PostgreSQL at postgres://hindsight@127.0.0.1:5432/hindsight',
+    );
   });
 });
