@@ -18,6 +18,8 @@ import {
   type BuiltinFeatures,
   dot,
   type Embedder,
+  LEXICAL_FEATURES,
+  loadWordTable,
 } from '@hindsight/embedding';
 import { conversationTurns, type Dataset, type DatasetTurn, loadDataset, unreachableEvidence } from './datasets.ts';
 import { type QuestionScore, type ScoreSummary, scoreQuestion, summariseByCategory } from './scoring.ts';
@@ -82,8 +84,11 @@ export function formatReport(label: string, r: RecallReport): string {
   return lines.join('\n');
 }
 
-/** Feature sets of the ablation, each adding one idea to the one before, ending at the default. */
-function ablationSteps(): Array<[string, Partial<BuiltinFeatures>]> {
+/**
+ * Feature sets of the ablation: each lexical idea added to the one before up to v2 (lexical only),
+ * then word vectors alone, word vectors beside the lexical features with SIF off and on (= v3).
+ */
+export function embedderAblation(): Array<[string, Partial<BuiltinFeatures>]> {
   const steps: Array<[string, Partial<BuiltinFeatures>]> = [];
   let features: BuiltinFeatures = { ...BASELINE_FEATURES };
   const add = (label: string, change: Partial<BuiltinFeatures>) => {
@@ -96,7 +101,11 @@ function ablationSteps(): Array<[string, Partial<BuiltinFeatures>]> {
   add(`+ char ${BUILTIN_FEATURES.charNgramSize}-grams`, { charNgrams: BUILTIN_FEATURES.charNgrams });
   add('+ word bigrams', { wordBigrams: BUILTIN_FEATURES.wordBigrams, cjkChars: BUILTIN_FEATURES.cjkChars });
   add('+ 2 hash probes per feature', { probes: BUILTIN_FEATURES.probes });
-  add('+ topic thesaurus = default', { concepts: BUILTIN_FEATURES.concepts });
+  add('+ topic thesaurus = v2 (lexical)', { concepts: BUILTIN_FEATURES.concepts });
+  // Nearly all weight on word vectors: the lexical block only breaks ties.
+  steps.push(['word vectors only (SIF)', { ...LEXICAL_FEATURES, wordVectors: 0.99, sif: BUILTIN_FEATURES.sif }]);
+  add('+ word vectors, SIF off', { wordVectors: BUILTIN_FEATURES.wordVectors, sif: 0 });
+  add('+ SIF weights = v3 (default)', { sif: BUILTIN_FEATURES.sif });
   return steps;
 }
 
@@ -124,9 +133,13 @@ async function main(): Promise<void> {
   );
   const dim = values.dim ? Number(values.dim) : undefined;
 
+  const wordTable = loadWordTable();
   if (values.ablation) {
-    for (const [label, features] of ablationSteps()) {
-      const report = await measureEmbeddingRecall(dataset, new BuiltinEmbedder({ dimension: dim, features }));
+    for (const [label, features] of embedderAblation()) {
+      const report = await measureEmbeddingRecall(
+        dataset,
+        new BuiltinEmbedder({ dimension: dim, features, wordTable }),
+      );
       console.log(formatReport(label, report));
     }
     return;
@@ -139,7 +152,7 @@ async function main(): Promise<void> {
         : (JSON.parse(values.features) as Partial<BuiltinFeatures>);
   const dims = values.dims ? values.dims.split(',').map(Number) : [dim];
   for (const d of dims) {
-    const report = await measureEmbeddingRecall(dataset, new BuiltinEmbedder({ dimension: d, features }));
+    const report = await measureEmbeddingRecall(dataset, new BuiltinEmbedder({ dimension: d, features, wordTable }));
     console.log(formatReport(`features ${values.features}`, report));
   }
 }

@@ -1,4 +1,5 @@
 import { env, loadConfig } from '@hindsight/config';
+import { BUILTIN_MODELS, DEFAULT_REDIS_CACHE_ENTRIES, isBuiltinModel } from '@hindsight/embedding';
 import { z } from 'zod';
 
 /**
@@ -17,8 +18,13 @@ export const embedderConfigSchema = z
     EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(8192).optional(),
     /** openai only: base URL including /v1, e.g. http://127.0.0.1:11434/v1 for Ollama. */
     EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
-    /** openai only: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text. */
+    /**
+     * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
+     * builtin: `builtin-v3` (default: word vectors + lexical features) or `builtin-v2` (lexical only, earlier releases).
+     */
     EMBEDDINGS_MODEL: env.optionalString(),
+    /** builtin: directory of the word table derived from the npm word vectors on first use (default node_modules/.cache/hindsight-embedding). */
+    EMBEDDINGS_WORD_TABLE_DIR: env.optionalString(),
     /** openai only: API key, sent as a bearer token; local servers need none. */
     EMBEDDINGS_API_KEY: env.optionalString(),
     /** openai only: per-request timeout. */
@@ -40,12 +46,25 @@ export const embedderConfigSchema = z
     EMBED_CACHE_REDIS_PREFIX: z.string().min(1).default('hindsight:emb:'),
     /** Expiry of Redis cache entries. */
     EMBED_CACHE_TTL_SECONDS: env.int(7 * 24 * 3600, 1, 365 * 24 * 3600),
+    /** Most vectors in the Redis cache (fixed hash slots: the key count never grows past it). */
+    EMBED_CACHE_REDIS_MAX_ENTRIES: env.int(DEFAULT_REDIS_CACHE_ENTRIES, 1, 100_000_000),
+    /** No cache writes while Redis uses more than this share of its maxmemory (it holds the queue too). */
+    EMBED_CACHE_REDIS_MEMORY_CEILING: env.number(0.8, 0, 1),
     /** Request limits: texts per POST /embed and characters per text. */
     EMBED_MAX_TEXTS: env.int(256, 1, 4096),
     EMBED_MAX_TEXT_CHARS: env.int(8000, 1, 1_000_000),
   })
   .superRefine((config, ctx) => {
-    if (config.EMBEDDINGS_PROVIDER !== 'openai') return;
+    if (config.EMBEDDINGS_PROVIDER === 'builtin') {
+      if (config.EMBEDDINGS_MODEL !== undefined && !isBuiltinModel(config.EMBEDDINGS_MODEL)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['EMBEDDINGS_MODEL'],
+          message: `the builtin provider serves ${BUILTIN_MODELS.join(' or ')}, not "${config.EMBEDDINGS_MODEL}"`,
+        });
+      }
+      return;
+    }
     if (!config.EMBEDDINGS_BASE_URL) {
       ctx.addIssue({
         code: 'custom',

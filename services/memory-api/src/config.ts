@@ -44,7 +44,10 @@ export const MemoryApiEnv = z
     EMBEDDINGS_DIM: env.int(DEFAULT_BUILTIN_DIMENSION, 16, 8192),
     EMBED_CACHE_SIZE: env.int(4096, 0),
     EMBEDDINGS_BASE_URL: env.optionalString(),
+    /** openai: the provider's model; builtin (in process): `builtin-v3` (default) or `builtin-v2` (lexical only). */
     EMBEDDINGS_MODEL: env.optionalString(),
+    /** builtin (in process): where the word table derived from the npm word vectors is cached. */
+    EMBEDDINGS_WORD_TABLE_DIR: env.optionalString(),
     EMBEDDINGS_API_KEY: env.optionalString(),
     EMBEDDINGS_TIMEOUT_MS: env.int(10_000, 100),
     MERGE_THRESHOLD: env.number(0.92, 0, 1),

@@ -1,12 +1,21 @@
 import { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapters/openai-compatible.ts';
 import { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
 import { BuiltinEmbedder } from './builtin/builtin-embedder.ts';
+import { BUILTIN_FEATURES, LEXICAL_FEATURES } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
 import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-embedder.ts';
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
+/** The built-in models by name: `builtin-v3` (word vectors + lexical, default), `builtin-v2` (lexical only). */
+export const BUILTIN_MODELS = ['builtin-v3', 'builtin-v2'] as const;
+export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
+
+export function isBuiltinModel(name: string): name is BuiltinModel {
+  return (BUILTIN_MODELS as readonly string[]).includes(name);
+}
+
 export type ProviderSettings =
-  | { provider: 'builtin'; dimension?: number }
+  | { provider: 'builtin'; dimension?: number; model?: BuiltinModel; wordTableDir?: string }
   | ({ provider: 'openai' } & OpenAiCompatibleSettings)
   | ({ provider: 'remote' } & RemoteEmbedderSettings);
 
@@ -35,7 +44,11 @@ export async function createEmbedder(settings: EmbedderSettings): Promise<Embedd
 async function createProvider(settings: ProviderSettings): Promise<Embedder> {
   switch (settings.provider) {
     case 'builtin':
-      return new BuiltinEmbedder({ dimension: settings.dimension });
+      return new BuiltinEmbedder({
+        dimension: settings.dimension,
+        features: settings.model === 'builtin-v2' ? LEXICAL_FEATURES : BUILTIN_FEATURES,
+        wordTableLocation: { cacheDir: settings.wordTableDir },
+      });
     case 'openai':
       return OpenAiCompatibleEmbedder.connect(settings);
     case 'remote':

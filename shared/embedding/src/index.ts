@@ -7,8 +7,30 @@ export {
   type BuiltinEmbedderOptions,
   DEFAULT_BUILTIN_DIMENSION,
 } from './builtin/builtin-embedder.ts';
-export { BASELINE_FEATURES, BUILTIN_FEATURES, type BuiltinFeatures, extractFeatures } from './builtin/features.ts';
-export { createEmbedder, type EmbedderSettings, type ProviderSettings } from './factory.ts';
+export {
+  BASELINE_FEATURES,
+  BUILTIN_FEATURES,
+  type BuiltinFeatures,
+  extractFeatures,
+  LEXICAL_FEATURES,
+} from './builtin/features.ts';
+export type { DerivationOptions } from './builtin/word-vectors/derive.ts';
+export { WordTable } from './builtin/word-vectors/word-table.ts';
+export {
+  DEFAULT_DERIVATION,
+  loadWordTable,
+  type WordTableLocation,
+  WordVectorsUnavailableError,
+  wordTablePath,
+} from './builtin/word-vectors/word-table-file.ts';
+export {
+  BUILTIN_MODELS,
+  type BuiltinModel,
+  createEmbedder,
+  type EmbedderSettings,
+  isBuiltinModel,
+  type ProviderSettings,
+} from './factory.ts';
 export type { Embedder } from './port.ts';
 export {
   CircuitBreaker,
@@ -17,7 +39,12 @@ export {
   type CircuitState,
 } from './resilience/circuit-breaker.ts';
 export { type RetryOptions, withRetries } from './resilience/retry.ts';
-export { CachedEmbedder, type CachedEmbedderOptions, type CacheLookup } from './throughput/cached-embedder.ts';
+export {
+  CachedEmbedder,
+  type CachedEmbedderOptions,
+  type CacheLookup,
+  DEFAULT_REDIS_CACHE_ENTRIES,
+} from './throughput/cached-embedder.ts';
 export { LruCache } from './throughput/lru.ts';
 export { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 export {

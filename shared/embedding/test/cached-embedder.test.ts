@@ -1,7 +1,16 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { freePort } from '@hindsight/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinEmbedder, CachedEmbedder, type CacheLookup, type Embedder, LruCache } from '../src/index.ts';
+import {
+  BuiltinEmbedder,
+  CachedEmbedder,
+  type CacheLookup,
+  type Embedder,
+  LEXICAL_FEATURES,
+  LruCache,
+} from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
 
 class CountingEmbedder implements Embedder {
@@ -77,15 +86,15 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
     redis.disconnect();
   });
 
-  it('stores vectors as float32 bytes keyed by model + sha256 and shares them between instances', async () => {
+  it('stores vectors as digest + float32 bytes in a hashed slot and shares them between instances', async () => {
     const providerA = new CountingEmbedder();
     const a = new CachedEmbedder(providerA, { lruSize: 0, redis, redisPrefix: prefix, redisTtlSeconds: 60 });
     const [va] = await a.embed(['shared across replicas']);
 
     const keys = await redis.keys(`${prefix}*`);
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(new RegExp(`^${prefix}builtin-v2-64:[0-9a-f]{64}$`));
-    expect(await redis.strlen(keys[0] as string)).toBe(64 * 4);
+    expect(keys[0]).toMatch(new RegExp(`^${prefix}\\d+$`));
+    expect(await redis.strlen(keys[0] as string)).toBe(32 + 64 * 4);
     expect(await redis.ttl(keys[0] as string)).toBeGreaterThan(0);
 
     const providerB = new CountingEmbedder();
@@ -100,6 +109,30 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
     expect(providerB.texts).toEqual([]);
     expect(lookups).toEqual([{ lruHits: 0, redisHits: 1, misses: 0 }]);
     expect(Array.from(vb as Float32Array)).toEqual(Array.from(va as Float32Array));
+  });
+
+  it('never holds more than redisMaxEntries keys, and a slot taken by another text is a miss, never its vector', async () => {
+    const bounded = `${prefix}bounded:`;
+    const provider = new CountingEmbedder();
+    const cached = new CachedEmbedder(provider, { lruSize: 0, redis, redisPrefix: bounded, redisMaxEntries: 8 });
+    const texts = Array.from({ length: 200 }, (_, i) => `distinct memory number ${i} about topic ${i % 13}`);
+    for (let i = 0; i < texts.length; i += 20) await cached.embed(texts.slice(i, i + 20));
+    expect((await redis.keys(`${bounded}*`)).length).toBeLessThanOrEqual(8);
+
+    // Every text again, one slot for all of them: each answer is still that text's own vector.
+    const one = new CachedEmbedder(new CountingEmbedder(), {
+      lruSize: 0,
+      redis,
+      redisPrefix: `${prefix}one:`,
+      redisMaxEntries: 1,
+    });
+    const reference = new BuiltinEmbedder({ dimension: 64 });
+    for (const text of ['first text', 'second text', 'first text', 'second text']) {
+      const [got] = await one.embed([text]);
+      const [expected] = await reference.embed([text]);
+      expect(Array.from(got as Float32Array)).toEqual(Array.from(expected as Float32Array));
+    }
+    expect(await redis.keys(`${prefix}one:*`)).toHaveLength(1);
   });
 
   it('keeps embedding when Redis is down and reports the cache error', async () => {
@@ -123,4 +156,72 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
     expect(errors.length).toBeGreaterThan(0);
     broken.disconnect();
   });
+});
+
+describe('CachedEmbedder beside a queue in a noeviction Redis (real redis-server, 4 MB maxmemory)', () => {
+  let server: ChildProcess;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory',
+        '4mb',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+    redis = new Redis({ port, maxRetriesPerRequest: 1, retryStrategy: (n) => (n > 50 ? null : 100) });
+    redis.on('error', () => {
+      // Connection refused until redis-server listens; commands below report real failures.
+    });
+    await redis.ping();
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    server.kill('SIGTERM');
+  });
+
+  it('stops caching before the memory ceiling, so the queue can still write', async () => {
+    // An unbounded cache of 512-d vectors (2 KB each) would fill 4 MB after ≈ 1,500 texts.
+    const cached = new CachedEmbedder(new BuiltinEmbedder({ features: LEXICAL_FEATURES }), {
+      lruSize: 0,
+      redis,
+      redisPrefix: 'cache:',
+      redisMaxEntries: 1_000_000,
+      redisMemoryCeiling: 0.5,
+      redisMemoryCheckMs: 0,
+    });
+    const errors: unknown[] = [];
+    const watched = new CachedEmbedder(new BuiltinEmbedder({ features: LEXICAL_FEATURES }), {
+      lruSize: 0,
+      redis,
+      redisPrefix: 'cache:',
+      redisMaxEntries: 1_000_000,
+      redisMemoryCheckMs: 0,
+      onCacheError: (e) => errors.push(e),
+    });
+    for (let round = 0; round < 60; round++) {
+      const texts = Array.from({ length: 100 }, (_, i) => `note ${round}-${i} about the parcel and the garden`);
+      await (round % 2 ? watched : cached).embed(texts);
+    }
+    expect(errors).toEqual([]);
+    const info = await redis.info('memory');
+    const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
+    expect(used).toBeLessThan(4 * 1024 * 1024);
+    await expect(
+      redis.lpush('queue:jobs', JSON.stringify({ job: 'consolidate', payload: 'x'.repeat(10_000) })),
+    ).resolves.toBe(1);
+  }, 60_000);
 });

@@ -10,9 +10,11 @@ describe('createEmbedder', () => {
   });
   afterAll(() => server.stop());
 
-  it('builds the builtin provider with the requested dimension', async () => {
+  it('builds the builtin provider with the requested dimension and model', async () => {
     const embedder = await createEmbedder({ provider: 'builtin', dimension: 256 });
-    expect(embedder.model).toBe('builtin-v2-256');
+    expect(embedder.model).toBe('builtin-v3-256');
+    expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v2' })).model).toBe('builtin-v2-512');
+    expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v3' })).model).toBe('builtin-v3-512');
   });
 
   it('wraps the provider in the cache (outermost) and the batcher when asked', async () => {
@@ -22,7 +24,7 @@ describe('createEmbedder', () => {
       cache: { lruSize: 16 },
     });
     expect(embedder).toBeInstanceOf(CachedEmbedder);
-    expect(embedder.model).toBe('builtin-v2-512');
+    expect(embedder.model).toBe('builtin-v3-512');
     await expect(embedder.embed(['works through both layers'])).resolves.toHaveLength(1);
   });
 

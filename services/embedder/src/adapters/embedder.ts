@@ -1,4 +1,10 @@
-import { createEmbedder, type Embedder, type EmbedderSettings, type ProviderSettings } from '@hindsight/embedding';
+import {
+  createEmbedder,
+  type Embedder,
+  type EmbedderSettings,
+  isBuiltinModel,
+  type ProviderSettings,
+} from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import type { Redis } from 'ioredis';
 import type { EmbedderConfig } from '../config.ts';
@@ -23,7 +29,15 @@ export function embedderSettings(
           breakerCooldownMs: config.EMBEDDINGS_BREAKER_COOLDOWN_MS,
           providerName: `openai-compatible embeddings at ${config.EMBEDDINGS_BASE_URL}`,
         }
-      : { provider: 'builtin', dimension: config.EMBEDDINGS_DIM };
+      : {
+          provider: 'builtin',
+          dimension: config.EMBEDDINGS_DIM,
+          model:
+            config.EMBEDDINGS_MODEL !== undefined && isBuiltinModel(config.EMBEDDINGS_MODEL)
+              ? config.EMBEDDINGS_MODEL
+              : undefined,
+          wordTableDir: config.EMBEDDINGS_WORD_TABLE_DIR,
+        };
   const { metrics, logger, redis } = deps;
   return {
     ...provider,
@@ -43,6 +57,8 @@ export function embedderSettings(
       redis,
       redisPrefix: config.EMBED_CACHE_REDIS_PREFIX,
       redisTtlSeconds: config.EMBED_CACHE_TTL_SECONDS,
+      redisMaxEntries: config.EMBED_CACHE_REDIS_MAX_ENTRIES,
+      redisMemoryCeiling: config.EMBED_CACHE_REDIS_MEMORY_CEILING,
       onLookup: ({ lruHits, redisHits, misses }) => {
         if (lruHits) metrics.cacheLookups.inc({ result: 'lru_hit' }, lruHits);
         if (redisHits) metrics.cacheLookups.inc({ result: 'redis_hit' }, redisHits);

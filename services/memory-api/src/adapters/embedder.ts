@@ -1,4 +1,10 @@
-import { createEmbedder, type Embedder, type ProviderSettings } from '@hindsight/embedding';
+import {
+  BUILTIN_MODELS,
+  createEmbedder,
+  type Embedder,
+  isBuiltinModel,
+  type ProviderSettings,
+} from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import type { MemoryApiConfig } from '../config.ts';
 
@@ -34,5 +40,14 @@ function providerSettings(config: MemoryApiConfig): ProviderSettings {
       ...(config.EMBEDDINGS_DIM_SET ? { dimension: config.EMBEDDINGS_DIM } : {}),
     };
   }
-  return { provider: 'builtin', dimension: config.EMBEDDINGS_DIM };
+  const model = config.EMBEDDINGS_MODEL;
+  if (model !== undefined && !isBuiltinModel(model)) {
+    throw new Error(`EMBEDDINGS_MODEL=${model}: the builtin provider serves ${BUILTIN_MODELS.join(' or ')}`);
+  }
+  return {
+    provider: 'builtin',
+    dimension: config.EMBEDDINGS_DIM,
+    model,
+    wordTableDir: config.EMBEDDINGS_WORD_TABLE_DIR,
+  };
 }

@@ -1,28 +1,47 @@
+import { analyzeText, type TextToken } from '@hindsight/text';
 import type { Embedder } from '../port.ts';
 import { l2Normalise } from '../vector.ts';
 import { featureHash } from './feature-hash.ts';
-import { BUILTIN_FEATURES, type BuiltinFeatures, extractFeatures } from './features.ts';
+import { BUILTIN_FEATURES, type BuiltinFeatures, extractFeatures, LEXICAL_FEATURES } from './features.ts';
+import type { WordTable } from './word-vectors/word-table.ts';
+import { loadWordTable, type WordTableLocation } from './word-vectors/word-table-file.ts';
 
 export interface BuiltinEmbedderOptions {
   dimension?: number;
   features?: Partial<BuiltinFeatures>;
+  /** A table already loaded (several embedders in one process can share it). */
+  wordTable?: WordTable;
+  /** Where the derived word table is cached (when `wordTable` is not given). */
+  wordTableLocation?: WordTableLocation;
 }
 
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
-/** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer). */
-export const BUILTIN_ALGORITHM_VERSION = 'v2';
+/** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
+export const BUILTIN_ALGORITHM_VERSION = 'v3';
+/** The lexical-only model of earlier releases, still served for stores built with it. */
+const LEXICAL_ALGORITHM_VERSION = 'v2';
 
 /**
- * Offline, deterministic embeddings by feature hashing: every term, character n-gram and word
- * pair is hashed to a bucket with a ±1 sign (so collisions cancel on average instead of piling
- * up), weighted, and the vector is L2-normalised. No model, no downloads, microseconds per text.
- * It matches words and their variants, not meanings: paraphrases that share no stem stay apart.
+ * Offline, deterministic embeddings in two blocks of one vector:
+ * - word vectors (the first `min(100, dimension/2)` components): the SIF-weighted sum of the
+ *   GloVe vectors of the text's words, so "cello" meets "instrument" and "husband" meets
+ *   "spouse" although they share no letters;
+ * - lexical features (the rest): every term, character n-gram and word pair hashed to a bucket
+ *   with a ±1 sign (collisions cancel on average), so exact names, numbers, rare words,
+ *   misspellings and Chinese (which has no word vectors here) still match.
+ * Each block is normalised and weighed so that a pair's cosine is `wordVectors` × the word-vector
+ * cosine + (1 − `wordVectors`) × the lexical one; a text without known words is lexical only.
  */
 export class BuiltinEmbedder implements Embedder {
   readonly model: string;
   readonly dimension: number;
   private readonly features: Readonly<BuiltinFeatures>;
+  private readonly table: WordTable | undefined;
+  /** Components given to word vectors; the lexical buckets are the rest. */
+  private readonly semanticDimension: number;
+  /** Zipf's normalising constant: p(rank r) ≈ 1 / ((r + 1) · H). */
+  private readonly zipfNorm: number;
 
   constructor(options: BuiltinEmbedderOptions = {}) {
     const dimension = options.dimension ?? DEFAULT_BUILTIN_DIMENSION;
@@ -30,11 +49,17 @@ export class BuiltinEmbedder implements Embedder {
       throw new RangeError(`builtin embedder dimension must be an integer in 8..8192, got ${dimension}`);
     }
     this.dimension = dimension;
-    this.features = Object.freeze({ ...BUILTIN_FEATURES, ...options.features });
-    // Non-default features are another model: their fingerprint keeps stores from mixing them.
-    const custom = JSON.stringify(this.features) !== JSON.stringify(BUILTIN_FEATURES);
-    const variant = custom ? `x${featureHash(JSON.stringify(this.features)).toString(36)}` : '';
-    this.model = `builtin-${BUILTIN_ALGORITHM_VERSION}${variant}-${dimension}`;
+    const features = { ...BUILTIN_FEATURES, ...options.features };
+    // Without word vectors their weighting means nothing: one lexical model, one name.
+    this.features = Object.freeze(features.wordVectors === 0 ? { ...features, sif: 0 } : features);
+    if (!(this.features.wordVectors >= 0 && this.features.wordVectors < 1)) {
+      throw new RangeError(`builtin embedder wordVectors must be in [0, 1), got ${this.features.wordVectors}`);
+    }
+    this.table =
+      this.features.wordVectors > 0 ? (options.wordTable ?? loadWordTable(options.wordTableLocation)) : undefined;
+    this.semanticDimension = this.table ? Math.min(this.table.dimension, Math.floor(dimension / 2)) : 0;
+    this.zipfNorm = this.table ? Math.log(this.table.corpusWords) + 0.5772 : 1;
+    this.model = modelName(this.features, dimension);
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -43,20 +68,83 @@ export class BuiltinEmbedder implements Embedder {
 
   embedOne(text: string): Float32Array {
     const vector = new Float32Array(this.dimension);
-    const probes = this.features.probes;
-    const share = 1 / Math.sqrt(probes);
-    for (const [key, weight] of extractFeatures(text, this.features)) {
-      for (let p = 0; p < probes; p++) {
-        const h = featureHash(key, 0x811c9dc5 + p * 0x9e3779b9);
-        const bucket = (h & 0x7fffffff) % this.dimension;
-        vector[bucket] = (vector[bucket] as number) + (h & 0x80000000 ? -weight : weight) * share;
-      }
+    const tokens = analyzeText(text);
+    const lexical = this.lexicalBlock(tokens);
+    const semantic = this.table ? this.semanticBlock(tokens, this.table) : undefined;
+    const s = this.semanticDimension;
+    if (!semantic) {
+      vector.set(lexical, s);
+      return l2Normalise(vector);
     }
+    const semanticWeight = Math.sqrt(this.features.wordVectors);
+    const lexicalWeight = Math.sqrt(1 - this.features.wordVectors);
+    for (let i = 0; i < s; i++) vector[i] = semanticWeight * (semantic[i] as number);
+    for (let i = 0; i < lexical.length; i++) vector[s + i] = lexicalWeight * (lexical[i] as number);
     return l2Normalise(vector);
   }
 
-  /** Always ready: nothing to reach, nothing to load. */
+  /** Always ready: the word table was loaded by the constructor, nothing else to reach. */
   async check(): Promise<void> {
     return;
   }
+
+  /** Hashed lexical features over the components after the word-vector block, unit length. */
+  private lexicalBlock(tokens: readonly TextToken[]): Float32Array {
+    const buckets = this.dimension - this.semanticDimension;
+    const block = new Float32Array(buckets);
+    const probes = this.features.probes;
+    const share = 1 / Math.sqrt(probes);
+    for (const [key, weight] of extractFeatures(tokens, this.features)) {
+      for (let p = 0; p < probes; p++) {
+        const h = featureHash(key, 0x811c9dc5 + p * 0x9e3779b9);
+        const bucket = (h & 0x7fffffff) % buckets;
+        block[bucket] = (block[bucket] as number) + (h & 0x80000000 ? -weight : weight) * share;
+      }
+    }
+    return l2Normalise(block);
+  }
+
+  /** SIF-weighted sum of the known words' vectors, unit length; undefined when no word is known. */
+  private semanticBlock(tokens: readonly TextToken[], table: WordTable): Float32Array | undefined {
+    const sum = new Float32Array(table.dimension);
+    const a = this.features.sif;
+    let known = 0;
+    for (const token of tokens) {
+      if (token.kind !== 'word' || token.stop) continue;
+      const rank = table.rank(token.surface);
+      if (rank === undefined) continue;
+      const weight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
+      table.addTo(sum, rank, weight);
+      known++;
+    }
+    if (known === 0) return undefined;
+    const block = foldTo(sum, this.semanticDimension);
+    l2Normalise(block);
+    return block.some((x) => x !== 0) ? block : undefined;
+  }
+}
+
+/**
+ * Fits a vector into fewer components (small dimensions): component i goes to i mod n with a
+ * fixed pseudo-random sign, which keeps dot products unbiased (a count sketch). Identity when it fits.
+ */
+function foldTo(v: Float32Array, n: number): Float32Array {
+  if (n >= v.length) return v;
+  const out = new Float32Array(n);
+  for (let i = 0; i < v.length; i++) out[i % n] = (out[i % n] as number) + foldSign(i) * (v[i] as number);
+  return out;
+}
+
+function foldSign(component: number): number {
+  return featureHash(`fold:${component}`) & 1 ? -1 : 1;
+}
+
+/** The default features are `builtin-v3`, the lexical-only ones `builtin-v2`; any other set is named by its fingerprint. */
+function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
+  const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
+  if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(LEXICAL_FEATURES)) return `builtin-${LEXICAL_ALGORITHM_VERSION}-${dimension}`;
+  // Non-default features are another model: their fingerprint keeps stores from mixing them.
+  const version = features.wordVectors > 0 ? BUILTIN_ALGORITHM_VERSION : LEXICAL_ALGORITHM_VERSION;
+  return `builtin-${version}x${featureHash(JSON.stringify(features)).toString(36)}-${dimension}`;
 }

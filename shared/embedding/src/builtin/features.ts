@@ -3,10 +3,20 @@ import { buildConceptIndex } from './concepts.ts';
 
 /**
  * What the built-in embedder counts, and how much each kind of feature weighs. The defaults
- * (`BUILTIN_FEATURES`) are what `builtin-v2-*` means; the evaluation script passes other values
- * to measure what each idea buys.
+ * (`BUILTIN_FEATURES`) are what `builtin-v3-*` means, `LEXICAL_FEATURES` what `builtin-v2-*`
+ * meant; the evaluation script passes other values to measure what each idea buys.
  */
 export interface BuiltinFeatures {
+  /**
+   * Share of the cosine that comes from word vectors (GloVe, see word-vectors/): 0 = lexical
+   * features only; 0.5 = a pair's similarity is half word-vector, half lexical.
+   */
+  wordVectors: number;
+  /**
+   * Smooth inverse frequency (Arora et al. 2017): a word weighs a/(a + p(word)), p from its
+   * frequency rank (Zipf), so frequent words count less. 0 = every word weighs the same.
+   */
+  sif: number;
   /** Whole terms: stemmed words, normalised numbers, CJK bigrams. */
   terms: number;
   /** Single CJK characters (ambiguous on their own, so usually lighter than bigrams). */
@@ -28,6 +38,8 @@ export interface BuiltinFeatures {
 }
 
 export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  wordVectors: 0,
+  sif: 0,
   terms: 1,
   cjkChars: 1,
   wordBigrams: 0,
@@ -39,8 +51,10 @@ export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   concepts: 0,
 });
 
-/** What `builtin-v2-*` computes; chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+/** What `builtin-v2-*` computes (lexical only); chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
+export const LEXICAL_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  wordVectors: 0,
+  sif: 0,
   terms: 1,
   cjkChars: 0.5,
   wordBigrams: 0.3,
@@ -52,12 +66,22 @@ export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   concepts: 0.5,
 });
 
+/** What `builtin-v3-*` computes: the lexical features of v2 beside SIF-weighted word vectors. */
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...LEXICAL_FEATURES,
+  wordVectors: 0.5,
+  sif: 1e-3,
+});
+
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
 
-/** Weighted sparse features of a text: feature key → weight. Keys are namespaced by kind. */
-export function extractFeatures(text: string, f: Readonly<BuiltinFeatures>): Map<string, number> {
-  const tokens = analyzeText(text);
+/** Weighted sparse features of a text (or its tokens): feature key → weight. Keys are namespaced by kind. */
+export function extractFeatures(
+  text: string | readonly TextToken[],
+  f: Readonly<BuiltinFeatures>,
+): Map<string, number> {
+  const tokens = typeof text === 'string' ? analyzeText(text) : text;
   const counts = new Map<string, number>();
   const add = (key: string, weight: number) => {
     if (weight > 0) counts.set(key, (counts.get(key) ?? 0) + weight);

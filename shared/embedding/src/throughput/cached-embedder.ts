@@ -17,8 +17,21 @@ export interface CachedEmbedderOptions {
   redis?: Redis;
   /** Prefix of every Redis key (tests use a unique one). */
   redisPrefix?: string;
-  /** Expiry of Redis entries; omit to keep them until evicted. */
+  /** Expiry of Redis entries; omit to keep them until overwritten. */
   redisTtlSeconds?: number;
+  /**
+   * Most vectors kept in Redis (default 20 000: ≈ 43 MB at 512 dimensions). Entries live in a
+   * fixed set of slots chosen by hash, so the key count can never grow past this, whatever the
+   * traffic: the cache may share a `noeviction` Redis with the queue without filling it.
+   */
+  redisMaxEntries?: number;
+  /**
+   * Stop writing to Redis while it uses more than this share of its `maxmemory` (checked at most
+   * every few seconds): what is left belongs to the queue and working memory. Default 0.8.
+   */
+  redisMemoryCeiling?: number;
+  /** How long one reading of Redis's memory use is trusted (default 5 s; 0 = read it before every write). */
+  redisMemoryCheckMs?: number;
   /** Told the outcome of every lookup (for metrics). */
   onLookup?: (lookup: CacheLookup) => void;
   /**
@@ -28,14 +41,23 @@ export interface CachedEmbedderOptions {
   onCacheError?: (error: unknown) => void;
 }
 
+export const DEFAULT_REDIS_CACHE_ENTRIES = 20_000;
+const DIGEST_BYTES = 32;
+
 /**
- * Caches vectors by model + sha256(text): the same text under the same model always gives the
+ * Caches vectors by sha256(model + text): the same text under the same model always gives the
  * same vector (the port's contract), so a hit is exact. Tiers: in-process LRU, then Redis
  * (shared by every replica), then the wrapped embedder for whatever is left.
+ *
+ * In Redis the cache is direct-mapped: `prefix + slot`, slot = digest mod `redisMaxEntries`, value =
+ * digest ‖ float32 vector. A newer text in a taken slot replaces the older one; a read whose digest
+ * differs is a miss. Bounded by construction, one round trip per batch, no eviction bookkeeping.
  */
 export class CachedEmbedder implements Embedder {
   private readonly lru: LruCache<string, Float32Array> | undefined;
   private readonly prefix: string;
+  private readonly slots: number;
+  private memory: { checkedAt: number; writable: boolean } = { checkedAt: -Infinity, writable: true };
 
   constructor(
     private readonly inner: Embedder,
@@ -43,6 +65,10 @@ export class CachedEmbedder implements Embedder {
   ) {
     this.lru = options.lruSize > 0 ? new LruCache(options.lruSize) : undefined;
     this.prefix = options.redisPrefix ?? 'hindsight:emb:';
+    this.slots = options.redisMaxEntries ?? DEFAULT_REDIS_CACHE_ENTRIES;
+    if (!Number.isInteger(this.slots) || this.slots < 1) {
+      throw new RangeError(`redisMaxEntries must be a positive integer, got ${this.slots}`);
+    }
   }
 
   get model(): string {
@@ -56,7 +82,8 @@ export class CachedEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const model = this.inner.model;
-    const keys = texts.map((t) => `${model}:${createHash('sha256').update(t).digest('hex')}`);
+    const digests = texts.map((t) => createHash('sha256').update(model).update('\n').update(t).digest());
+    const keys = digests.map((d) => d.toString('hex'));
     const out = new Array<Float32Array | undefined>(texts.length);
     const lookup: CacheLookup = { lruHits: 0, redisHits: 0, misses: 0 };
 
@@ -70,7 +97,7 @@ export class CachedEmbedder implements Embedder {
     });
 
     if (missing.length > 0 && this.options.redis) {
-      missing = await this.fillFromRedis(keys, missing, out, lookup);
+      missing = await this.fillFromRedis(digests, keys, missing, out, lookup);
     }
 
     if (missing.length > 0) {
@@ -80,7 +107,9 @@ export class CachedEmbedder implements Embedder {
         out[i] = vectors[j] as Float32Array;
         this.lru?.set(keys[i] as string, (vectors[j] as Float32Array).slice());
       });
-      if (this.options.redis) await this.storeInRedis(missing.map((i) => [keys[i] as string, out[i] as Float32Array]));
+      if (this.options.redis) {
+        await this.storeInRedis(missing.map((i) => [digests[i] as Buffer, out[i] as Float32Array]));
+      }
     }
     this.options.onLookup?.(lookup);
     return out as Float32Array[];
@@ -94,7 +123,13 @@ export class CachedEmbedder implements Embedder {
     await this.inner.close?.();
   }
 
+  /** The Redis key of a digest's slot. */
+  private slotKey(digest: Buffer): string {
+    return `${this.prefix}${digest.readUInt32BE(0) % this.slots}`;
+  }
+
   private async fillFromRedis(
+    digests: Buffer[],
     keys: string[],
     missing: number[],
     out: Array<Float32Array | undefined>,
@@ -103,7 +138,7 @@ export class CachedEmbedder implements Embedder {
     const redis = this.options.redis as Redis;
     let stored: Array<Buffer | null>;
     try {
-      stored = await redis.mgetBuffer(...missing.map((i) => this.prefix + (keys[i] as string)));
+      stored = await redis.mgetBuffer(...missing.map((i) => this.slotKey(digests[i] as Buffer)));
     } catch (error) {
       this.options.onCacheError?.(error);
       return missing;
@@ -111,8 +146,13 @@ export class CachedEmbedder implements Embedder {
     const stillMissing: number[] = [];
     missing.forEach((i, j) => {
       const bytes = stored[j];
-      if (bytes && bytes.byteLength === this.inner.dimension * 4) {
-        const vector = fromLittleEndianBytes(bytes);
+      const digest = digests[i] as Buffer;
+      if (
+        bytes &&
+        bytes.byteLength === DIGEST_BYTES + this.inner.dimension * 4 &&
+        bytes.subarray(0, DIGEST_BYTES).equals(digest)
+      ) {
+        const vector = fromLittleEndianBytes(bytes.subarray(DIGEST_BYTES));
         out[i] = vector;
         this.lru?.set(keys[i] as string, vector.slice());
         lookup.redisHits++;
@@ -121,12 +161,15 @@ export class CachedEmbedder implements Embedder {
     return stillMissing;
   }
 
-  private async storeInRedis(entries: Array<[string, Float32Array]>): Promise<void> {
-    const pipeline = (this.options.redis as Redis).pipeline();
-    for (const [key, vector] of entries) {
-      const bytes = Buffer.from(toLittleEndianBytes(vector));
-      if (this.options.redisTtlSeconds) pipeline.set(this.prefix + key, bytes, 'EX', this.options.redisTtlSeconds);
-      else pipeline.set(this.prefix + key, bytes);
+  private async storeInRedis(entries: Array<[Buffer, Float32Array]>): Promise<void> {
+    const redis = this.options.redis as Redis;
+    if (!(await this.redisHasRoom(redis))) return;
+    const pipeline = redis.pipeline();
+    for (const [digest, vector] of entries) {
+      const bytes = Buffer.concat([digest, toLittleEndianBytes(vector)]);
+      const key = this.slotKey(digest);
+      if (this.options.redisTtlSeconds) pipeline.set(key, bytes, 'EX', this.options.redisTtlSeconds);
+      else pipeline.set(key, bytes);
     }
     try {
       const results = await pipeline.exec();
@@ -135,5 +178,26 @@ export class CachedEmbedder implements Embedder {
     } catch (error) {
       this.options.onCacheError?.(error);
     }
+  }
+
+  /**
+   * False while Redis is above the memory ceiling (`INFO memory`: used_memory / maxmemory), so the
+   * cache never takes the last of a `noeviction` Redis from the queue. No maxmemory: always room.
+   */
+  private async redisHasRoom(redis: Redis): Promise<boolean> {
+    const now = Date.now();
+    if (now - this.memory.checkedAt < (this.options.redisMemoryCheckMs ?? 5_000)) return this.memory.writable;
+    let info: string;
+    try {
+      info = await redis.info('memory');
+    } catch (error) {
+      this.options.onCacheError?.(error);
+      return false;
+    }
+    const used = Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
+    const max = Number(/^maxmemory:(\d+)/m.exec(info)?.[1]);
+    const ceiling = this.options.redisMemoryCeiling ?? 0.8;
+    this.memory = { checkedAt: now, writable: !(max > 0) || used < ceiling * max };
+    return this.memory.writable;
   }
 }
