@@ -21,6 +21,11 @@ async function main(): Promise<void> {
       })
     : undefined;
   redis?.on('error', (error) => log.warn({ err: error }, 'Redis (embedding cache) error'));
+  // Without an offline queue, commands sent before the connection is up fail: give it a moment so
+  // the first requests are cached too. The cache is optional, so a Redis that is away only warns.
+  if (redis && !(await connectedWithin(redis, 2_000))) {
+    log.warn('Redis (embedding cache) not connected yet; embedding without the cache until it is');
+  }
 
   const embedder = await createEmbedderFromConfig(config, { metrics, logger: log, redis });
   log.info(
@@ -39,6 +44,21 @@ async function main(): Promise<void> {
     await app.close();
     await embedder.close?.();
     await redis?.quit();
+  });
+}
+
+function connectedWithin(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, ms);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    redis.once('ready', onReady);
   });
 }
 
