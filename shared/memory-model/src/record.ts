@@ -18,6 +18,11 @@ export const HistoryEntry = z.object({
   action: z.enum(['created', 'merged', 'updated', 'superseded', 'archived', 'restored', 'quarantined']),
   content: z.string(),
   note: z.string().optional(),
+  /**
+   * Why the write path merged or superseded (`rule:negation`, `rule:same-key`, `judge:llm:<model>` …),
+   * so a surprising decision can be traced to the rule or judge that made it.
+   */
+  reason: z.string().optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
@@ -50,5 +55,10 @@ export const MemoryRecord = z.object({
   decay_weight: z.number(),
   content_hash: z.string(),
   embedding_model: z.string(),
+  /**
+   * Optimistic-concurrency version: 1 when the memory is learned, one more on every committed
+   * update. An update commits only if the stored version is still the one it was decided on.
+   */
+  version: z.number().int().min(1).default(1),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;

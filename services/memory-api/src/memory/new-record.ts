@@ -46,5 +46,6 @@ export function newMemoryRecord(fields: NewRecordFields, at: string): MemoryReco
     access_count: 0,
     last_accessed_at: null,
     decay_weight: 1,
+    version: 1,
   };
 }

@@ -39,6 +39,10 @@ export interface NewMemory {
 }
 
 export interface MemoryUpdate {
+  /**
+   * The memory as it should be stored, carrying the `version` it was decided on (the version that
+   * was read: a `structuredClone` of the read record keeps it). The store writes `version + 1`.
+   */
   record: MemoryRecord;
   /** Present when the embedded text changed. */
   vector?: Float32Array;
@@ -75,6 +79,14 @@ export interface LayerCounts {
  * - `commit` applies all inserts and updates atomically (row + vector + keyword index);
  *   an insert or update that would leave two active memories with the same (tenant, user,
  *   layer, content_hash) throws `DuplicateContentError`, and nothing of the batch is applied.
+ * - `commit` is a compare-and-swap per updated memory: an update applies only if the stored
+ *   memory still has `update.record.version` (it was not changed or deleted since it was read);
+ *   it is stored with `version + 1`. Otherwise `StaleWriteError` is thrown and nothing of the
+ *   batch is applied: the caller reads again and decides again. Inserts are stored with the
+ *   version they carry (1 for a new memory). Of several concurrent commits decided on the same
+ *   version of a memory, at most one succeeds.
+ * - Access statistics (`access_count`, `last_accessed_at`) are not decision state: `recordAccess`
+ *   leaves the version alone, and an update never lowers them (the larger of stored and given wins).
  * - Every read is confined to `filter.tenant`.
  * - `list` pages in a stable order; following `nextCursor` yields each match exactly once.
  * - `vectorSearch` returns cosine similarities best first; `keywordSearch` BM25-like
@@ -105,9 +117,26 @@ export interface MemoryStore {
   similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>>;
 
   recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void>;
-  /** Hard delete (explicit forget, user erasure, retention). Returns how many were removed. */
-  deleteMany(tenant: string, ids: readonly string[]): Promise<number>;
+  /**
+   * Hard delete (explicit forget, user erasure, retention). Returns how many were removed. With
+   * `atVersions`, a memory is deleted only if it is still at the version given for its id (one
+   * restored or edited since it was read stays), and ids without a version are left alone.
+   */
+  deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number>;
   countByLayer(tenant?: string): Promise<LayerCounts[]>;
+}
+
+/** A memory as the store holds it once `commit` applied it as an update (one version up). */
+export function committed(update: MemoryRecord): MemoryRecord {
+  return { ...update, version: update.version + 1 };
+}
+
+/** A commit was decided on a version of a memory that is no longer the stored one (or is gone). */
+export class StaleWriteError extends Error {
+  constructor(readonly memoryIds: readonly string[]) {
+    super(`memory ${memoryIds.join(', ')} changed since it was read`);
+    this.name = 'StaleWriteError';
+  }
 }
 
 export class DuplicateContentError extends Error {

@@ -31,6 +31,7 @@ export function makeRecord(overrides: Partial<MemoryRecord> & { content: string 
     decay_weight: 1,
     content_hash: contentHash(overrides.content),
     embedding_model: 'test-8',
+    version: 1,
     ...overrides,
   };
 }

@@ -29,6 +29,7 @@ export const MEMORY_COLUMNS = [
   'decay_weight',
   'content_hash',
   'embedding_model',
+  'version',
 ] as const;
 
 export type MemoryColumn = (typeof MEMORY_COLUMNS)[number];

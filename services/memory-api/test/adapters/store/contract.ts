@@ -1,7 +1,7 @@
 import { EmbeddingMismatchError } from '@hindsight/errors';
 import { keywordTokens } from '@hindsight/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateContentError, type MemoryStore } from '../../../src/memory/store-port.ts';
+import { DuplicateContentError, type MemoryStore, StaleWriteError } from '../../../src/memory/store-port.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 
 export interface StoreFactory {
@@ -173,7 +173,7 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
         proof_count: 2,
       };
       await store.commit({ inserts: [], updates: [{ record: next, vector: axisVector(5) }] });
-      expect(await store.get('t1', record.id)).toEqual(next);
+      expect(await store.get('t1', record.id)).toEqual({ ...next, version: 2 });
       expect((await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('tea'), 5)).length).toBe(0);
       expect(
         (await store.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('espresso'), 5)).map((h) => h.id),
@@ -229,6 +229,79 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
           { layer: 'episodic', status: 'active', count: 1 },
         ]),
       );
+    });
+
+    it('stores each update one version up and refuses one decided on an older version, applying nothing', async () => {
+      const record = makeRecord({ content: 'rides a red bicycle' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      const read = (await store.get('t1', record.id)) as typeof record;
+      expect(read.version).toBe(1);
+      await store.commit({ inserts: [], updates: [{ record: { ...read, tags: ['first'] } }] });
+      expect((await store.get('t1', record.id))?.version).toBe(2);
+
+      const bystander = makeRecord({ content: 'bystander insert' });
+      await expect(
+        store.commit({
+          inserts: [{ record: bystander, vector: axisVector(1) }],
+          updates: [{ record: { ...read, tags: ['stale'] } }],
+        }),
+      ).rejects.toBeInstanceOf(StaleWriteError);
+      expect(await store.get('t1', record.id)).toMatchObject({ tags: ['first'], version: 2 });
+      expect(await store.get('t1', bystander.id)).toBeUndefined();
+    });
+
+    it('treats an update of a memory deleted since it was read as stale', async () => {
+      const record = makeRecord({ content: 'about to be forgotten' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.deleteMany('t1', [record.id]);
+      await expect(
+        store.commit({ inserts: [], updates: [{ record: { ...record, proof_count: 2 } }] }),
+      ).rejects.toBeInstanceOf(StaleWriteError);
+      expect(await store.get('t1', record.id)).toBeUndefined();
+    });
+
+    it('lets exactly one of ten concurrent updates decided on the same version commit', async () => {
+      const record = makeRecord({ content: 'counts proofs' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          store.commit({ inserts: [], updates: [{ record: { ...record, proof_count: 2, tags: [`writer-${i}`] } }] }),
+        ),
+      );
+      const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+      expect(won.length).toBe(1);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(StaleWriteError);
+      expect(await store.get('t1', record.id)).toMatchObject({ version: 2, tags: [`writer-${won[0]}`] });
+    });
+
+    it('persists at most one of ten concurrent inserts of the same active content', async () => {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          store.commit({
+            inserts: [{ record: makeRecord({ content: 'same content, ten writers' }), vector: axisVector(i) }],
+            updates: [],
+          }),
+        ),
+      );
+      const won = outcomes.filter((o) => o.status === 'fulfilled').length;
+      expect(won).toBeLessThanOrEqual(1);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(DuplicateContentError);
+      expect(await store.count({ tenant: 't1', statuses: ['active'] })).toBe(won);
+    });
+
+    it('keeps access statistics recorded after the read when a stale-looking record is committed', async () => {
+      const record = makeRecord({ content: 'read often' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      const read = (await store.get('t1', record.id)) as typeof record;
+      await store.recordAccess('t1', [record.id], Date.parse('2025-03-01T00:00:00Z'));
+      expect((await store.get('t1', record.id))?.version).toBe(1);
+      await store.commit({ inserts: [], updates: [{ record: { ...read, decay_weight: 0.5 } }] });
+      expect(await store.get('t1', record.id)).toMatchObject({
+        decay_weight: 0.5,
+        access_count: 1,
+        last_accessed_at: '2025-03-01T00:00:00.000Z',
+        version: 2,
+      });
     });
 
     it('keeps data across a reopen and refuses another embedding model or dimension', async () => {

@@ -45,3 +45,32 @@ describe('sqlite keyword index', () => {
     }
   });
 });
+
+describe('sqlite schema migrations', () => {
+  it('gives memories stored before versions existed version 1, and updates them by compare-and-swap', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const record = makeRecord({ content: 'stored by an older release' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.close();
+
+      // The file as schema version 2 left it: no version column.
+      const db = new Database(path);
+      db.exec("ALTER TABLE memories DROP COLUMN version; UPDATE store_meta SET value = '2' WHERE key = 'schema_version'");
+      db.close();
+
+      const upgraded = new SqliteMemoryStore(path);
+      await upgraded.open({ model: 'test-8', dimension: 8 });
+      const read = await upgraded.get('t1', record.id);
+      expect(read).toEqual(record);
+      await upgraded.commit({ inserts: [], updates: [{ record: { ...record, tags: ['upgraded'] } }] });
+      expect(await upgraded.get('t1', record.id)).toMatchObject({ tags: ['upgraded'], version: 2 });
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

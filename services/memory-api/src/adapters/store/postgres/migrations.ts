@@ -78,6 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE POLICY memories_tenant ON ${memories} USING ${TENANT_VISIBLE} WITH CHECK ${TENANT_VISIBLE}`,
     ],
   },
+  {
+    // Optimistic concurrency: an update commits only while the row still has the version it was decided on.
+    version: 2,
+    statements: ({ memories }) => [`ALTER TABLE ${memories} ADD COLUMN version integer NOT NULL DEFAULT 1`],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import pgvector from 'pgvector';
 import {
   type Candidate,
+  committed,
   DuplicateContentError,
   type EmbeddingSpace,
   type LayerCounts,
@@ -14,6 +15,7 @@ import {
   type NewMemory,
   type Page,
   type SearchScope,
+  StaleWriteError,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
@@ -296,8 +298,23 @@ export class PostgresMemoryStore implements MemoryStore {
     );
   }
 
-  async deleteMany(tenant: string, ids: readonly string[]): Promise<number> {
+  async deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
     if (ids.length === 0) return 0;
+    if (atVersions !== undefined) {
+      const expected = ids.flatMap((id) => {
+        const version = atVersions.get(id);
+        return version === undefined ? [] : [{ id, version }];
+      });
+      if (expected.length === 0) return 0;
+      return this.db.run({ tenant }, async (client) => {
+        const result = await client.query(
+          `DELETE FROM ${this.names.memories} m USING unnest($2::text[], $3::integer[]) AS v(id, version)
+           WHERE m.tenant = $1 AND m.id = v.id AND m.version = v.version`,
+          [tenant, expected.map((e) => e.id), expected.map((e) => e.version)],
+        );
+        return result.rowCount ?? 0;
+      });
+    }
     return this.db.run({ tenant }, async (client) => {
       const result = await client.query(
         `DELETE FROM ${this.names.memories} WHERE tenant = $1 AND id = ANY($2::text[])`,
@@ -338,7 +355,7 @@ export class PostgresMemoryStore implements MemoryStore {
       }
       for (const { record, vector } of batch.updates) {
         await serve(record.tenant);
-        const assignments = COLUMNS.map((column, i) => `${column} = ${placeholder(0, i)}`);
+        const assignments = COLUMNS.map((column, i) => updateAssignment(column, placeholder(0, i)));
         const values = [...recordToValues(record), ...keywordColumns(record)];
         assignments.push(`keyword_terms = $${values.length - 1}::text[]`, `keyword_keys = $${values.length}::text[]`);
         if (vector) {
@@ -347,10 +364,11 @@ export class PostgresMemoryStore implements MemoryStore {
         }
         const result = await client.query(
           `UPDATE ${this.names.memories} SET ${assignments.join(', ')}
-           WHERE id = $${values.length + 1} AND tenant = $${values.length + 2}`,
-          [...values, record.id, record.tenant],
+           WHERE id = $${values.length + 1} AND tenant = $${values.length + 2} AND version = $${values.length + 3}`,
+          [...values, record.id, record.tenant, record.version],
         );
-        if (result.rowCount === 0) throw new Error(`memory ${record.id} vanished during a write`);
+        // Changed or deleted since it was read: the decision must be made again.
+        if (result.rowCount === 0) throw new StaleWriteError([record.id]);
       }
     } catch (error) {
       throw portError(error, batch);
@@ -383,6 +401,12 @@ export class PostgresMemoryStore implements MemoryStore {
   /** Whether every record of the batch is stored exactly as the batch wrote it. */
   private async batchApplied(batch: WriteBatch): Promise<boolean> {
     const written = [...batch.inserts, ...batch.updates].map(({ record }) => record);
+    const updated = new Set(batch.updates.map(({ record }) => record.id));
+    // An applied update is one version up and keeps the access statistics the row had gathered.
+    const expected = (record: MemoryRecord, stored: MemoryRecord | undefined): MemoryRecord =>
+      updated.has(record.id) && stored
+        ? { ...committed(record), access_count: stored.access_count, last_accessed_at: stored.last_accessed_at }
+        : record;
     for (const tenant of new Set(written.map((record) => record.tenant))) {
       const mine = written.filter((record) => record.tenant === tenant);
       const stored = new Map(
@@ -393,7 +417,8 @@ export class PostgresMemoryStore implements MemoryStore {
           )
         ).map((r) => [r.id, r]),
       );
-      if (!mine.every((record) => isDeepStrictEqual(stored.get(record.id), record))) return false;
+      if (!mine.every((record) => isDeepStrictEqual(stored.get(record.id), expected(record, stored.get(record.id)))))
+        return false;
     }
     return true;
   }
@@ -502,6 +527,16 @@ function tenantRuns(inserts: readonly NewMemory[], size: number): NewMemory[][] 
     else runs.push([insert]);
   }
   return runs;
+}
+
+/**
+ * How an update sets each column: the version moves one past the one the update was decided on,
+ * and access statistics recorded meanwhile are never lowered (GREATEST ignores NULL).
+ */
+function updateAssignment(column: (typeof COLUMNS)[number], value: string): string {
+  if (column === 'version') return 'version = version + 1';
+  if (column === 'access_count' || column === 'last_accessed_at') return `${column} = GREATEST(${column}, ${value})`;
+  return `${column} = ${value}`;
 }
 
 function portError(error: unknown, batch: WriteBatch): unknown {

@@ -40,6 +40,10 @@ export type MemoryPayload = {
   decay_weight: number;
   content_hash: string;
   embedding_model: string;
+  /** Absent on points written before versions existed: read as 1. */
+  version?: number;
+  /** The commit that wrote this version of the point: tells a writer whether its conditional update landed. */
+  commit_id?: string;
 };
 
 export interface MemoryPoint {
@@ -91,6 +95,7 @@ export function recordToPayload(record: MemoryRecord): MemoryPayload {
     decay_weight: record.decay_weight,
     content_hash: record.content_hash,
     embedding_model: record.embedding_model,
+    version: record.version,
   };
 }
 
@@ -123,6 +128,7 @@ export function payloadToRecord(payload: MemoryPayload): MemoryRecord {
     decay_weight: payload.decay_weight,
     content_hash: payload.content_hash,
     embedding_model: payload.embedding_model,
+    version: payload.version ?? 1,
   };
 }
 

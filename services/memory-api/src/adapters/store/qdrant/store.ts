@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
 import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
 import { type Layer, type MemoryRecord, STATUSES, searchableText } from '@hindsight/memory-model';
@@ -12,6 +13,7 @@ import {
   type MemoryStore,
   type Page,
   type SearchScope,
+  StaleWriteError,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { reindexInstruction } from '../reindex.ts';
@@ -77,16 +79,21 @@ const MINIMUM_SERVER: readonly [number, number] = [1, 17];
  * as Qdrant's tenant key.
  *
  * What `commit` guarantees — Qdrant has no multi-point transactions, so:
- * - A batch that breaks a rule (an update whose memory is gone, an insert whose id
- *   exists, an active duplicate of stored content or within the batch) is rejected
- *   after reading the current state and before anything is written.
+ * - A batch that breaks a rule (an update whose memory is gone or no longer at the
+ *   version it was decided on, an insert whose id exists, an active duplicate of
+ *   stored content or within the batch) is rejected after reading the current state
+ *   and before anything is written.
+ * - Updates are conditional upserts (`update_filter` on the version read), stamped
+ *   with the commit's id: of two writers racing on one version, only the first
+ *   lands; the other sees another commit's stamp, undoes its own part and throws
+ *   `StaleWriteError`.
  * - Each point is written whole (payload, dense and sparse vector in one upsert),
  *   so no reader ever sees a row without its vectors or with stale keywords.
  * - The batch goes out as ordered batch-update requests (`wait`, strong ordering)
  *   of `batchSize` points. Should a request fail, or a concurrent writer have
- *   inserted the same active content meanwhile, every inserted point is deleted and
- *   every updated point restored to what it was before the batch, then the error
- *   is thrown. A concurrent duplicate makes the writer that sees the other's point
+ *   inserted the same active content meanwhile, every point this commit inserted is
+ *   deleted and every point it updated restored to what it was before the batch,
+ *   then the error is thrown. A concurrent duplicate makes the writer that sees the other's point
  *   back off, so a duplicate never persists (both may back off; the write path
  *   then retries).
  * - Not guaranteed: readers may see part of a batch while it is being applied, and
@@ -179,9 +186,10 @@ export class QdrantMemoryStore implements MemoryStore {
     const firstTaken = taken[0];
     if (firstTaken) throw new ConflictError(`memory ${memoryIdOf(firstTaken)} already exists`);
     const beforeById = new Map(before.map((point) => [String(point.id), point]));
-    batch.updates.forEach(({ record }, i) => {
-      if (!beforeById.has(updateIds[i] ?? '')) throw new Error(`memory ${record.id} vanished during a write`);
-    });
+    const stale = batch.updates
+      .filter(({ record }, i) => storedVersion(beforeById.get(updateIds[i] ?? '')) !== record.version)
+      .map(({ record }) => record.id);
+    if (stale.length > 0) throw new StaleWriteError(stale);
 
     // Updates count too: an edit may give a memory the content of another active one.
     const active = [...batch.inserts, ...batch.updates]
@@ -192,17 +200,24 @@ export class QdrantMemoryStore implements MemoryStore {
     const stored = await this.activeClashes(active, new Set(updateIds));
     if (stored) throw new DuplicateContentError(stored);
 
-    const inserts = batch.inserts.map(({ record, vector }) => toPoint(record, vector));
-    const updates = batch.updates.map(({ record, vector }, i) =>
-      toPoint(record, vector ?? denseOf(beforeById.get(updateIds[i] ?? ''), record.id)),
-    );
+    const commitId = randomUUID();
+    const inserts = batch.inserts.map(({ record, vector }) => ({ ...toPoint(record, vector), commitId }));
+    const updates = batch.updates.map(({ record, vector }, i) => {
+      const previous = beforeById.get(updateIds[i] ?? '');
+      const next = { ...withAccessOf(record, previous), version: record.version + 1 };
+      return { ...toPoint(next, vector ?? denseOf(previous, record.id)), commitId, expected: record.version };
+    });
     try {
       await this.writePoints(inserts, updates);
+      // A conditional update that lost its race leaves the point as the winner wrote it.
+      const landed = await this.landedOf(commitId, updateIds);
+      const lost = batch.updates.filter((_, i) => !landed.has(updateIds[i] ?? '')).map(({ record }) => record.id);
+      if (lost.length > 0) throw new StaleWriteError(lost);
       const raced = await this.activeClashes(active, new Set([...insertIds, ...updateIds]));
       if (raced) throw new DuplicateContentError(raced);
     } catch (error) {
       try {
-        await this.undo(insertIds, before);
+        await this.undo(commitId, insertIds, before);
       } catch (undoError) {
         throw new AggregateError([error, undoError], 'a Qdrant write failed and undoing its applied part failed too');
       }
@@ -348,19 +363,43 @@ export class QdrantMemoryStore implements MemoryStore {
     }
   }
 
-  async deleteMany(tenant: string, ids: readonly string[]): Promise<number> {
+  async deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
     const existing = await this.retrieve(
       ids.map((id) => pointIdOf(tenant, id)),
-      { with_payload: ['tenant'] },
+      { with_payload: ['tenant', 'id', 'version'] },
     );
     const owned = existing.filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.tenant === tenant);
-    for (const chunk of chunks(
-      owned.map((point) => point.id),
-      this.batchSize,
-    )) {
-      await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
+    if (atVersions === undefined) {
+      for (const chunk of chunks(
+        owned.map((point) => point.id),
+        this.batchSize,
+      )) {
+        await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
+      }
+      return owned.length;
     }
-    return owned.length;
+    // Conditional: a filter on the version deletes each point only if it is still the version that was read.
+    const byVersion = new Map<number, Schemas['ExtendedPointId'][]>();
+    for (const point of owned) {
+      const expected = atVersions.get(memoryIdOf(point));
+      if (expected === undefined || storedVersion(point) !== expected) continue;
+      byVersion.set(expected, [...(byVersion.get(expected) ?? []), point.id]);
+    }
+    let removed = 0;
+    for (const [version, points] of byVersion) {
+      for (const chunk of chunks(points, this.batchSize)) {
+        await this.call(() =>
+          this.client.delete(this.opened(), {
+            filter: { must: [{ has_id: chunk }, versionFilter(version)] },
+            wait: true,
+            ordering: 'strong',
+          }),
+        );
+      }
+      const kept = await this.retrieve(points.map(String), { with_payload: false });
+      removed += points.length - kept.length;
+    }
+    return removed;
   }
 
   async countByLayer(tenant?: string): Promise<LayerCounts[]> {
@@ -410,36 +449,79 @@ export class QdrantMemoryStore implements MemoryStore {
   }
 
   /**
-   * Sends inserts (insert_only: an existing point is never overwritten) and updates
-   * (update_only: a memory deleted meanwhile is not resurrected) in ordered chunks.
+   * Sends inserts (insert_only: an existing point is never overwritten) and updates (update_only:
+   * a memory deleted meanwhile is not resurrected; conditional on the version each was decided
+   * on, so of two writers racing on one version only the first lands) in ordered chunks.
    */
-  private async writePoints(inserts: MemoryPoint[], updates: MemoryPoint[]): Promise<void> {
+  private async writePoints(
+    inserts: ReadonlyArray<MemoryPoint & { commitId: string }>,
+    updates: ReadonlyArray<MemoryPoint & { commitId: string; expected: number }>,
+  ): Promise<void> {
+    const stamped = (point: MemoryPoint & { commitId: string }) =>
+      ({
+        id: point.id,
+        vector: point.vector,
+        payload: { ...point.payload, commit_id: point.commitId },
+      }) as Schemas['PointStruct'];
     const tagged = [
-      ...inserts.map((point) => ({ point, mode: 'insert_only' as const })),
-      ...updates.map((point) => ({ point, mode: 'update_only' as const })),
+      ...inserts.map((point) => ({ point, expected: undefined })),
+      ...updates.map((point) => ({ point, expected: point.expected })),
     ];
     for (const chunk of chunks(tagged, this.batchSize)) {
       const operations: Schemas['UpdateOperation'][] = [];
-      for (const mode of ['insert_only', 'update_only'] as const) {
-        const points = chunk
-          .filter((entry) => entry.mode === mode)
-          .map((entry) => entry.point as Schemas['PointStruct']);
-        if (points.length > 0) operations.push({ upsert: { points, update_mode: mode } });
+      const fresh = chunk.filter((entry) => entry.expected === undefined).map((entry) => stamped(entry.point));
+      if (fresh.length > 0) operations.push({ upsert: { points: fresh, update_mode: 'insert_only' } });
+      for (const expected of new Set(
+        chunk.flatMap((entry) => (entry.expected === undefined ? [] : [entry.expected])),
+      )) {
+        const points = chunk.filter((entry) => entry.expected === expected).map((entry) => stamped(entry.point));
+        operations.push({ upsert: { points, update_mode: 'update_only', update_filter: versionFilter(expected) } });
       }
       await this.call(() => this.client.batchUpdate(this.opened(), { operations, wait: true, ordering: 'strong' }));
     }
   }
 
-  /** Puts the points a failed commit touched back as they were before it. */
-  private async undo(insertedIds: readonly string[], before: readonly Schemas['Record'][]): Promise<void> {
-    for (const chunk of chunks([...insertedIds], this.batchSize)) {
+  /** Of the given points, those whose stored version was written by `commitId`. */
+  private async landedOf(commitId: string, pointIds: readonly string[]): Promise<Set<string>> {
+    const points = await this.retrieve(pointIds, { with_payload: ['commit_id'] });
+    return new Set(
+      points
+        .filter((point) => (point.payload as Partial<MemoryPayload> | undefined)?.commit_id === commitId)
+        .map((point) => String(point.id)),
+    );
+  }
+
+  /**
+   * Puts the points a failed commit wrote back as they were before it: only those this commit
+   * wrote (a point another writer won stays as that writer left it).
+   */
+  private async undo(
+    commitId: string,
+    insertedIds: readonly string[],
+    before: readonly Schemas['Record'][],
+  ): Promise<void> {
+    const ours = await this.landedOf(commitId, [...insertedIds, ...before.map((point) => String(point.id))]);
+    for (const chunk of chunks(
+      insertedIds.filter((id) => ours.has(id)),
+      this.batchSize,
+    )) {
       await this.call(() => this.client.delete(this.opened(), { points: chunk, wait: true, ordering: 'strong' }));
     }
-    const restore = before.map((point) => ({ id: point.id, vector: point.vector ?? {}, payload: point.payload ?? {} }));
+    const restore = before
+      .filter((point) => ours.has(String(point.id)))
+      .map((point) => ({ id: point.id, vector: point.vector ?? {}, payload: point.payload ?? {} }));
     for (const chunk of chunks(restore, this.batchSize)) {
       await this.call(() =>
-        this.client.upsert(this.opened(), {
-          points: chunk as Schemas['PointStruct'][],
+        this.client.batchUpdate(this.opened(), {
+          operations: [
+            {
+              upsert: {
+                points: chunk as Schemas['PointStruct'][],
+                update_mode: 'update_only',
+                update_filter: { must: [{ key: 'commit_id', match: { value: commitId } }] },
+              },
+            },
+          ],
           wait: true,
           ordering: 'strong',
         }),
@@ -600,6 +682,33 @@ function denseOf(point: Schemas['Record'] | undefined, memoryId: string): number
   const dense = vectors?.[DENSE_VECTOR];
   if (!Array.isArray(dense)) throw new Error(`memory ${memoryId} has no dense vector in Qdrant`);
   return dense as number[];
+}
+
+/** The version a stored point is at (1 for points written before versions existed); undefined when it is gone. */
+function storedVersion(point: Schemas['Record'] | undefined): number | undefined {
+  if (!point) return undefined;
+  const version = (point.payload as Partial<MemoryPayload> | null | undefined)?.version;
+  return typeof version === 'number' ? version : 1;
+}
+
+/** Matches a point still at `version` (points from before versions existed count as version 1). */
+function versionFilter(version: number): Schemas['Filter'] {
+  const atVersion: Schemas['Condition'] = { key: 'version', match: { value: version } };
+  return version === 1 ? { should: [atVersion, { is_empty: { key: 'version' } }] } : { must: [atVersion] };
+}
+
+/** The record with the access statistics the stored point gathered meanwhile (they never go down). */
+function withAccessOf(record: MemoryRecord, stored: Schemas['Record'] | undefined): MemoryRecord {
+  const payload = stored?.payload as Partial<MemoryPayload> | null | undefined;
+  const storedAccess = Number(payload?.access_count ?? 0);
+  const storedAt = typeof payload?.last_accessed_at === 'number' ? payload.last_accessed_at : null;
+  const givenAt = record.last_accessed_at === null ? null : Date.parse(record.last_accessed_at);
+  const lastAt = storedAt === null ? givenAt : givenAt === null ? storedAt : Math.max(storedAt, givenAt);
+  return {
+    ...record,
+    access_count: Math.max(record.access_count, storedAccess),
+    last_accessed_at: lastAt === null ? null : new Date(lastAt).toISOString(),
+  };
 }
 
 function uniquenessKey(record: Pick<MemoryRecord, 'user_id' | 'layer' | 'content_hash'>): string {

@@ -80,6 +80,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
       `);
     },
   },
+  {
+    // Optimistic concurrency: an update commits only while the row still has the version it was decided on.
+    version: 3,
+    up: (db) => {
+      db.exec('ALTER TABLE memories ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -35,6 +35,7 @@ export interface MemoryRow {
   decay_weight: number;
   content_hash: string;
   embedding_model: string;
+  version: number;
 }
 
 const SQLITE_COLUMNS: ColumnCodec = {

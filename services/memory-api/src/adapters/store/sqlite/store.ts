@@ -14,6 +14,7 @@ import {
   type MemoryStore,
   type Page,
   type SearchScope,
+  StaleWriteError,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
@@ -114,7 +115,7 @@ export class SqliteMemoryStore implements MemoryStore {
       `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
     );
     const updateRow = this.sql(
-      `UPDATE memories SET ${COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND tenant = ?`,
+      `UPDATE memories SET ${COLUMNS.map(updateAssignment).join(', ')} WHERE id = ? AND tenant = ? AND version = ?`,
     );
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
     const insertVector = this.sql('INSERT INTO memory_embeddings (rowid, scope, embedding) VALUES (?, ?, ?)');
@@ -147,12 +148,13 @@ export class SqliteMemoryStore implements MemoryStore {
       for (const { record, vector } of batch.updates) {
         let result: { changes: number };
         try {
-          result = updateRow.run(...recordToValues(record), record.id, record.tenant);
+          result = updateRow.run(...recordToValues(record), record.id, record.tenant, record.version);
         } catch (error) {
           if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
           throw error;
         }
-        if (result.changes === 0) throw new Error(`memory ${record.id} vanished during a write`);
+        // Changed or deleted since it was read: the decision must be made again.
+        if (result.changes === 0) throw new StaleWriteError([record.id]);
         const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
         if (vector) {
           this.assertDimension(vector);
@@ -161,7 +163,9 @@ export class SqliteMemoryStore implements MemoryStore {
         }
         indexText(rowid, record);
       }
-    })();
+      // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
+      // (busy_timeout) instead of failing the upgrade from a read snapshot.
+    }).immediate();
   }
 
   async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
@@ -349,25 +353,29 @@ export class SqliteMemoryStore implements MemoryStore {
     ).run(at, tenant, ...ids);
   }
 
-  async deleteMany(tenant: string, ids: readonly string[]): Promise<number> {
+  async deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
     if (ids.length === 0) return 0;
     const db = this.database();
-    const rowidOf = this.sql('SELECT rowid FROM memories WHERE tenant = ? AND id = ?');
+    const rowidOf = this.sql('SELECT rowid, version FROM memories WHERE tenant = ? AND id = ?');
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
     const deleteVector = this.sql('DELETE FROM memory_embeddings WHERE rowid = ?');
     const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
-    return db.transaction(() => {
-      let removed = 0;
-      for (const id of ids) {
-        const row = rowidOf.get(tenant, id) as { rowid: number } | undefined;
-        if (!row) continue;
-        const rowid = BigInt(row.rowid);
-        deleteVector.run(rowid);
-        deleteTerms.run(rowid);
-        removed += deleteRow.run(rowid).changes;
-      }
-      return removed;
-    })();
+    return db
+      .transaction(() => {
+        let removed = 0;
+        for (const id of ids) {
+          const row = rowidOf.get(tenant, id) as { rowid: number; version: number } | undefined;
+          if (!row) continue;
+          const expected = atVersions?.get(id);
+          if (expected !== undefined && row.version !== expected) continue;
+          const rowid = BigInt(row.rowid);
+          deleteVector.run(rowid);
+          deleteTerms.run(rowid);
+          removed += deleteRow.run(rowid).changes;
+        }
+        return removed;
+      })
+      .immediate();
   }
 
   async countByLayer(tenant?: string): Promise<LayerCounts[]> {
@@ -420,6 +428,18 @@ function rebuildKeywordIndex(db: Database): void {
     Pick<MemoryRow, 'rowid' | 'tenant' | 'user_id' | 'query' | 'content'>
   >;
   for (const row of rows) insert.run(BigInt(row.rowid), indexedTerms(row));
+}
+
+/**
+ * How an update sets each column (values in `COLUMNS` order): the version moves one past the one
+ * the update was decided on, and access statistics recorded meanwhile are never lowered.
+ */
+function updateAssignment(column: (typeof COLUMNS)[number]): string {
+  if (column === 'version') return 'version = ? + 1';
+  if (column === 'access_count') return 'access_count = max(access_count, ?)';
+  if (column === 'last_accessed_at')
+    return 'last_accessed_at = nullif(max(coalesce(last_accessed_at, -1), coalesce(?, -1)), -1)';
+  return `${column} = ?`;
 }
 
 function vectorScope(tenant: string, userId: string): string {
