@@ -87,6 +87,12 @@ export const MemoryApiEnv = z
      */
     RATE_LIMIT_PER_MINUTE: env.int(300_000, 0),
     IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
+    /** A twin request with the same Idempotency-Key waits this long for the first one's answer (then 409). */
+    IDEMPOTENCY_WAIT_MS: env.int(30_000, 100),
+    /** Per-user write lock in Redis (shared by every replica): lease of a holder that stopped renewing. */
+    OWNER_LOCK_LEASE_MS: env.int(5000, 100),
+    /** How long a write waits for another write of the same user before answering 503 busy. */
+    OWNER_LOCK_WAIT_MS: env.int(10_000, 10),
     /**
      * Host headers `/mcp` answers (DNS-rebinding protection), comma-separated `host` or
      * `host:port`; unset → the loopback names with the listening port; `*` turns the check off.

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
 import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
 import { IdempotencyCache } from './adapters/redis/idempotency.ts';
+import { RedisOwnerLock } from './adapters/redis/owner-lock.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
@@ -82,6 +83,12 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
           },
         },
         guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
+        lock: new RedisOwnerLock(
+          redis,
+          config.REDIS_PREFIX,
+          { leaseMs: config.OWNER_LOCK_LEASE_MS, waitMs: config.OWNER_LOCK_WAIT_MS },
+          log,
+        ),
         log,
         session: hindsight.sessionSearch,
         working: hindsight.sessions,
@@ -96,7 +103,10 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       redis,
       hindsight,
       queueDepth: hindsight.queue,
-      idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS),
+      idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, {
+        ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+        waitMs: config.IDEMPOTENCY_WAIT_MS,
+      }),
       readiness: [
         { name: 'store', check: () => store.check() },
         { name: 'embedder', check: () => embedder.check() },

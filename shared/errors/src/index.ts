@@ -61,6 +61,23 @@ export class ConflictError extends AppError {
   }
 }
 
+/**
+ * A decision kept meeting concurrent changes of what it was decided on, even after deciding again:
+ * nothing was written, and the same request may simply be sent again.
+ */
+export class WriteConflictError extends AppError {
+  constructor(message: string, details?: ErrorDetails) {
+    super('write_conflict', 409, message, details);
+  }
+}
+
+/** Too many writers for the same owner at once: nothing was written; retry after a short pause. */
+export class BusyError extends AppError {
+  constructor(message: string, details?: ErrorDetails) {
+    super('busy', 503, message, details);
+  }
+}
+
 /** Content rejected by the memory-poisoning guard (instructions, secrets, raw dumps). */
 export class RejectedContentError extends AppError {
   constructor(message: string, details?: ErrorDetails) {

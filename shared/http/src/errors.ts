@@ -5,8 +5,11 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 /**
  * The one place HTTP errors are shaped: `{error: {code, message, details?}}`. 4xx show their
  * message and details. A dependency outage names the dependency and its cause, which is what an
- * operator needs; any other 5xx says "internal error" and logs the cause. No 5xx sends details.
+ * operator needs, and a busy owner says so; any other 5xx says "internal error" and logs the
+ * cause. No 5xx sends details.
  */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set(['dependency_unavailable', 'busy']);
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -26,7 +29,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.status < 500) return reply.status(error.status).send(toErrorBody(error));
       request.log.error({ err: error }, error.message);
-      const message = error.code === 'dependency_unavailable' ? error.message : 'internal error';
+      const message = RETRYABLE_CODES.has(error.code) ? error.message : 'internal error';
+      // A busy owner clears within moments: tell the client when to come back.
+      if (error.code === 'busy') reply.header('retry-after', '1');
       const body: ErrorBody = { error: { code: error.code, message } };
       return reply.status(error.status).send(body);
     }

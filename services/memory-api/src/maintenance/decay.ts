@@ -1,6 +1,7 @@
 import type { DecayResult } from '@hindsight/jobs';
 import type { MemoryRecord } from '@hindsight/memory-model';
-import type { MemoryStore, MemoryUpdate } from '../memory/store-port.ts';
+import { decideAgain } from '../memory/decide-again.ts';
+import { type MemoryStore, type MemoryUpdate, StaleWriteError } from '../memory/store-port.ts';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
 
 export interface DecaySettings {
@@ -48,6 +49,11 @@ function archivedAt(record: MemoryRecord): number {
  * One decay pass over the long-term store of the given tenants: reweights active
  * memories, archives those that faded below the threshold, and deletes memories
  * archived longer than the retention. Profile summaries do not decay.
+ *
+ * Every change is committed against the version it was decided on: a memory superseded,
+ * edited or restored while the pass ran is read again and decided again, never overwritten
+ * with what the pass read before; an archived memory is deleted only if it is still the
+ * version found archived.
  */
 export async function runDecay(
   store: MemoryStore,
@@ -57,9 +63,8 @@ export async function runDecay(
 ): Promise<DecayResult> {
   const started = performance.now();
   const result = { tenants: tenants.length, scanned: 0, reweighted: 0, archived: 0, deleted: 0 };
-  const at = new Date(now).toISOString();
   for (const tenant of tenants) {
-    const expired: string[] = [];
+    const expired = new Map<string, number>();
     let cursor: string | undefined;
     do {
       const page = await store.list(
@@ -67,39 +72,75 @@ export async function runDecay(
         PAGE,
         cursor,
       );
-      const updates: MemoryUpdate[] = [];
-      for (const record of page.items) {
-        if (record.category === PROFILE_CATEGORY) continue;
-        result.scanned += 1;
-        if (record.status === 'archived') {
-          if (now - archivedAt(record) > settings.retentionDays * DAY_MS) expired.push(record.id);
-          continue;
+      const records = page.items.filter((record) => record.category !== PROFILE_CATEGORY);
+      result.scanned += records.length;
+      let fresh = records;
+      const changes = await decideAgain(async () => {
+        const decided = decayChanges(fresh, now, settings);
+        if (decided.updates.length > 0) {
+          try {
+            await store.commit({ inserts: [], updates: decided.updates });
+          } catch (error) {
+            // Some of the page changed since it was listed: read those rows again and decide again.
+            if (error instanceof StaleWriteError)
+              fresh = await store.getMany(
+                tenant,
+                records.map((r) => r.id),
+              );
+            throw error;
+          }
         }
-        const weight = Math.round(decayWeight(record, now, settings) * 10_000) / 10_000;
-        if (weight < settings.archiveBelow) {
-          const next = structuredClone(record);
-          next.status = 'archived';
-          next.decay_weight = weight;
-          next.updated_at = at;
-          next.history.push({
-            at,
-            action: 'archived',
-            content: record.content,
-            note: `decay weight ${weight} below ${settings.archiveBelow}`,
-          });
-          updates.push({ record: next });
-          result.archived += 1;
-        } else if (Math.abs(weight - record.decay_weight) >= REWEIGHT_EPSILON) {
-          updates.push({ record: { ...record, decay_weight: weight } });
-          result.reweighted += 1;
-        }
-      }
-      if (updates.length > 0) await store.commit({ inserts: [], updates });
+        return decided;
+      });
+      result.reweighted += changes.reweighted;
+      result.archived += changes.archived;
+      for (const [id, version] of changes.expired) expired.set(id, version);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    for (let i = 0; i < expired.length; i += PAGE) {
-      result.deleted += await store.deleteMany(tenant, expired.slice(i, i + PAGE));
+    const ids = [...expired.keys()];
+    for (let i = 0; i < ids.length; i += PAGE) {
+      result.deleted += await store.deleteMany(tenant, ids.slice(i, i + PAGE), expired);
     }
   }
   return { ...result, duration_ms: Math.round(performance.now() - started) };
+}
+
+interface DecayChanges {
+  updates: MemoryUpdate[];
+  reweighted: number;
+  archived: number;
+  /** Archived past retention: id → the version found archived. */
+  expired: Map<string, number>;
+}
+
+/** What one pass changes about these records at `now` (each update carries the version it read). */
+function decayChanges(records: readonly MemoryRecord[], now: number, settings: DecaySettings): DecayChanges {
+  const at = new Date(now).toISOString();
+  const changes: DecayChanges = { updates: [], reweighted: 0, archived: 0, expired: new Map() };
+  for (const record of records) {
+    if (record.status === 'archived') {
+      if (now - archivedAt(record) > settings.retentionDays * DAY_MS) changes.expired.set(record.id, record.version);
+      continue;
+    }
+    if (record.status !== 'active') continue;
+    const weight = Math.round(decayWeight(record, now, settings) * 10_000) / 10_000;
+    if (weight < settings.archiveBelow) {
+      const next = structuredClone(record);
+      next.status = 'archived';
+      next.decay_weight = weight;
+      next.updated_at = at;
+      next.history.push({
+        at,
+        action: 'archived',
+        content: record.content,
+        note: `decay weight ${weight} below ${settings.archiveBelow}`,
+      });
+      changes.updates.push({ record: next });
+      changes.archived += 1;
+    } else if (Math.abs(weight - record.decay_weight) >= REWEIGHT_EPSILON) {
+      changes.updates.push({ record: { ...record, decay_weight: weight } });
+      changes.reweighted += 1;
+    }
+  }
+  return changes;
 }

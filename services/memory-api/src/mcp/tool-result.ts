@@ -34,6 +34,10 @@ function failureMessage(tool: string, error: unknown, log: Logger): string {
       log.info({ tool, code: error.code }, 'mcp tool call refused');
       return `${tool} refused: ${error.message.replace(/\.+$/, '')}. ${HINTS[error.code] ?? 'Fix the arguments and call again.'}`;
     }
+    if (error.code === 'busy') {
+      log.info({ tool, code: error.code }, 'mcp tool call refused: the user has another write in progress');
+      return `${tool} could not run because another write for this user is still in progress. Retry in a second.`;
+    }
     if (error.code === 'dependency_unavailable') {
       log.warn({ tool, err: error }, 'mcp tool call failed: a dependency is unavailable');
       return `${tool} could not run because the memory service is temporarily unavailable. Retry in a few seconds, or continue without memory.`;
@@ -53,4 +57,5 @@ const HINTS: Record<string, string> = {
   forbidden: 'The API key in use may not do this.',
   rate_limited: 'Wait a few seconds, then retry.',
   conflict: 'Search again and retry with the current state.',
+  write_conflict: 'Nothing was stored; call again with the same arguments.',
 };

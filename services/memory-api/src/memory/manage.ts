@@ -11,14 +11,18 @@ import {
   searchableText,
   splitMemoryTypes,
 } from '@hindsight/memory-model';
+import { decideAgain } from './decide-again.ts';
 import { type GuardPolicy, guardContent } from './guard.ts';
-import { DuplicateContentError, type MemoryFilter, type MemoryStore, type Page } from './store-port.ts';
+import type { OwnerLock } from './owner-lock.ts';
+import { committed, DuplicateContentError, type MemoryFilter, type MemoryStore, type Page } from './store-port.ts';
 
 /** Reading, editing, restoring and forgetting individual memories (not the write/read paths). */
 export interface ManageDeps {
   store: MemoryStore;
   embedder: Embedder;
   guard: GuardPolicy;
+  /** Serialises read-decide-commit per (tenant, user) across replicas. */
+  lock: OwnerLock;
 }
 
 const FORGET_CHUNK = 500;
@@ -56,67 +60,101 @@ export interface PatchOptions {
   hashContent?: (content: string) => string;
 }
 
+/** Edits a memory under its owner's lock; see `patchHeld`. */
 export async function patchMemory(
+  deps: ManageDeps,
+  tenant: string,
+  id: string,
+  patch: MemoryPatch,
+  options: PatchOptions = {},
+): Promise<MemoryRecord> {
+  const { user_id: owner } = await getMemory(deps, tenant, id);
+  return deps.lock.hold(tenant, [owner], () => patchHeld(deps, tenant, id, patch, options));
+}
+
+/**
+ * PATCH for a caller that already holds the owner's lock: applied to the memory as it is at commit
+ * (a concurrent change makes it read and apply again), so no edit is lost and every replaced text
+ * stays in the history.
+ */
+export async function patchHeld(
   deps: ManageDeps,
   tenant: string,
   id: string,
   patch: MemoryPatch,
   { now = Date.now(), hashContent = contentHash }: PatchOptions = {},
 ): Promise<MemoryRecord> {
-  const current = await getMemory(deps, tenant, id);
-  const next = structuredClone(current);
-  const at = new Date(now).toISOString();
-  let vector: Float32Array | undefined;
-  if (patch.content !== undefined && patch.content !== current.content) {
-    const verdict = guardContent(patch.content, current.layer, deps.guard);
-    if (verdict.kind !== 'allow') throw new RejectedContentError(`content refused: ${verdict.reason}`);
-    next.history.push({ at, action: 'updated', content: current.content });
-    next.content = verdict.content;
-    next.content_hash = hashContent(verdict.content);
-    [vector] = await deps.embedder.embed([searchableText(next)]);
-  }
-  if (patch.category !== undefined) next.category = patch.category;
-  if (patch.tags !== undefined) next.tags = [...new Set(patch.tags)];
-  if (patch.metadata !== undefined) next.metadata = patch.metadata;
-  if (patch.confidence !== undefined) next.confidence = patch.confidence;
-  if (patch.importance !== undefined) next.importance = patch.importance;
-  if (patch.status !== undefined && patch.status !== current.status) {
-    next.status = patch.status;
-    next.history.push({ at, action: patch.status === 'active' ? 'restored' : patch.status, content: next.content });
-  }
-  next.updated_at = at;
-  try {
-    await deps.store.commit({ inserts: [], updates: [vector ? { record: next, vector } : { record: next }] });
-  } catch (error) {
-    if (error instanceof DuplicateContentError) {
-      throw new ConflictError('another active memory of this user and layer already has exactly this content');
+  const vectors = new Map<string, Float32Array>();
+  return decideAgain(async () => {
+    const current = await getMemory(deps, tenant, id);
+    const next = structuredClone(current);
+    const at = new Date(now).toISOString();
+    let vector: Float32Array | undefined;
+    if (patch.content !== undefined && patch.content !== current.content) {
+      const verdict = guardContent(patch.content, current.layer, deps.guard);
+      if (verdict.kind !== 'allow') throw new RejectedContentError(`content refused: ${verdict.reason}`);
+      next.history.push({ at, action: 'updated', content: current.content });
+      next.content = verdict.content;
+      next.content_hash = hashContent(verdict.content);
+      const text = searchableText(next);
+      vector = vectors.get(text) ?? ((await deps.embedder.embed([text]))[0] as Float32Array);
+      vectors.set(text, vector);
     }
-    throw error;
-  }
-  return next;
+    if (patch.category !== undefined) next.category = patch.category;
+    if (patch.tags !== undefined) next.tags = [...new Set(patch.tags)];
+    if (patch.metadata !== undefined) next.metadata = patch.metadata;
+    if (patch.confidence !== undefined) next.confidence = patch.confidence;
+    if (patch.importance !== undefined) next.importance = patch.importance;
+    if (patch.status !== undefined && patch.status !== current.status) {
+      next.status = patch.status;
+      next.history.push({ at, action: patch.status === 'active' ? 'restored' : patch.status, content: next.content });
+    }
+    next.updated_at = at;
+    try {
+      await deps.store.commit({ inserts: [], updates: [vector ? { record: next, vector } : { record: next }] });
+    } catch (error) {
+      if (error instanceof DuplicateContentError) {
+        throw new ConflictError('another active memory of this user and layer already has exactly this content');
+      }
+      throw error;
+    }
+    return committed(next);
+  });
 }
 
-/** Brings an archived, superseded or quarantined memory back into search. */
+/** Brings an archived, superseded or quarantined memory back into search (under its owner's lock). */
 export async function restoreMemory(
   deps: ManageDeps,
   tenant: string,
   id: string,
   now = Date.now(),
 ): Promise<MemoryRecord> {
-  const current = await getMemory(deps, tenant, id);
-  if (current.status === 'active') return current;
-  const next = structuredClone(current);
-  const at = new Date(now).toISOString();
-  next.status = 'active';
-  next.superseded_by = null;
-  next.valid_until = null;
-  next.decay_weight = Math.max(next.decay_weight, 1);
-  // Restoring is a use of the memory: decay restarts from now instead of archiving it again tonight.
-  next.last_accessed_at = at;
-  next.updated_at = at;
-  next.history.push({ at, action: 'restored', content: next.content, note: `was ${current.status}` });
-  await deps.store.commit({ inserts: [], updates: [{ record: next }] });
-  return next;
+  const { user_id: owner } = await getMemory(deps, tenant, id);
+  return deps.lock.hold(tenant, [owner], () =>
+    decideAgain(async () => {
+      const current = await getMemory(deps, tenant, id);
+      if (current.status === 'active') return current;
+      const next = structuredClone(current);
+      const at = new Date(now).toISOString();
+      next.status = 'active';
+      next.superseded_by = null;
+      next.valid_until = null;
+      next.decay_weight = Math.max(next.decay_weight, 1);
+      // Restoring is a use of the memory: decay restarts from now instead of archiving it again tonight.
+      next.last_accessed_at = at;
+      next.updated_at = at;
+      next.history.push({ at, action: 'restored', content: next.content, note: `was ${current.status}` });
+      try {
+        await deps.store.commit({ inserts: [], updates: [{ record: next }] });
+      } catch (error) {
+        if (error instanceof DuplicateContentError) {
+          throw new ConflictError('another active memory of this user and layer already has exactly this content');
+        }
+        throw error;
+      }
+      return committed(next);
+    }),
+  );
 }
 
 export interface HistoryView {

@@ -5,6 +5,7 @@ import { AccessRecorder } from './access-recorder.ts';
 import type { ContradictionJudge } from './contradiction.ts';
 import type { GuardPolicy } from './guard.ts';
 import type { ManageDeps } from './manage.ts';
+import type { OwnerLock } from './owner-lock.ts';
 import { type ExtraCandidateSource, type SearchSettings, searchMemories } from './search.ts';
 import type { MemoryStore } from './store-port.ts';
 import { type WorkingNoteWriter, type WriteContext, type WriteSettings, writeMemories } from './write.ts';
@@ -27,6 +28,8 @@ export interface MemoryServiceDeps {
   write: Omit<WriteSettings, 'guard'>;
   search: SearchSettings;
   guard: GuardPolicy;
+  /** Serialises decide-and-commit per (tenant, user) across every replica. */
+  lock: OwnerLock;
   log: Logger;
   session?: ExtraCandidateSource;
   /** Receives `memory_type: "working"` writes. */
@@ -39,6 +42,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     embedder: deps.embedder,
     judge: deps.judge,
     settings: { ...deps.write, guard: deps.guard },
+    lock: deps.lock,
     log: deps.log,
     ...(deps.working ? { working: deps.working } : {}),
   };
@@ -56,7 +60,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   return {
     store: deps.store,
     embedder: deps.embedder,
-    manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard },
+    manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard, lock: deps.lock },
     write: (ctx, inputs) => writeMemories(writeDeps, ctx, inputs),
     search: (tenant, request) => searchMemories(searchDeps, tenant, request),
     close: () => access.flush(),

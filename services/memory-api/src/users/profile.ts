@@ -6,7 +6,7 @@ import {
   searchableText,
   type UserSummary,
 } from '@hindsight/memory-model';
-import { type ManageDeps, patchMemory } from '../memory/manage.ts';
+import { type ManageDeps, patchHeld } from '../memory/manage.ts';
 import { newMemoryRecord } from '../memory/new-record.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
 
@@ -47,6 +47,10 @@ export async function userSummary(store: MemoryStore, tenant: string, userId: st
   };
 }
 
+/**
+ * Creates or rewrites the user's profile under the owner's lock: two summarize jobs finishing at
+ * once leave one active profile, the earlier text in its history.
+ */
 export async function saveUserSummary(
   deps: ManageDeps & { embedder: Embedder },
   tenant: string,
@@ -55,40 +59,34 @@ export async function saveUserSummary(
   now = Date.now(),
 ): Promise<UserSummary> {
   const metadata = { source_memory_ids: body.source_memory_ids ?? [] };
-  const existing = await findProfile(deps.store, tenant, userId);
-  if (existing) {
-    const next =
-      existing.content === body.content
-        ? await patchMemory(deps, tenant, existing.id, { metadata }, { now })
-        : await patchMemory(
-            deps,
-            tenant,
-            existing.id,
-            { content: body.content, metadata },
-            { now, hashContent: profileHash },
-          );
-    return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
-  }
-  const at = new Date(now).toISOString();
-  const record = newMemoryRecord(
-    {
-      tenant,
-      user_id: userId,
-      layer: 'semantic',
-      category: PROFILE_CATEGORY,
-      content: body.content,
-      query: PROFILE_QUERY,
-      tags: ['profile'],
-      metadata,
-      confidence: 1,
-      importance: 1,
-      source: { kind: 'consolidation', extractor: 'summarize' },
-      content_hash: profileHash(body.content),
-      embedding_model: deps.embedder.model,
-    },
-    at,
-  );
-  const [vector] = await deps.embedder.embed([searchableText(record)]);
-  await deps.store.commit({ inserts: [{ record, vector: vector as Float32Array }], updates: [] });
-  return { user_id: userId, summary: record.content, updated_at: at, memory_id: record.id };
+  return deps.lock.hold(tenant, [userId], async () => {
+    const existing = await findProfile(deps.store, tenant, userId);
+    if (existing) {
+      const patch = existing.content === body.content ? { metadata } : { content: body.content, metadata };
+      const next = await patchHeld(deps, tenant, existing.id, patch, { now, hashContent: profileHash });
+      return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
+    }
+    const at = new Date(now).toISOString();
+    const record = newMemoryRecord(
+      {
+        tenant,
+        user_id: userId,
+        layer: 'semantic',
+        category: PROFILE_CATEGORY,
+        content: body.content,
+        query: PROFILE_QUERY,
+        tags: ['profile'],
+        metadata,
+        confidence: 1,
+        importance: 1,
+        source: { kind: 'consolidation', extractor: 'summarize' },
+        content_hash: profileHash(body.content),
+        embedding_model: deps.embedder.model,
+      },
+      at,
+    );
+    const [vector] = await deps.embedder.embed([searchableText(record)]);
+    await deps.store.commit({ inserts: [{ record, vector: vector as Float32Array }], updates: [] });
+    return { user_id: userId, summary: record.content, updated_at: at, memory_id: record.id };
+  });
 }
