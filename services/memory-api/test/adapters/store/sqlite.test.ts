@@ -59,7 +59,9 @@ describe('sqlite schema migrations', () => {
 
       // The file as schema version 2 left it: no version column.
       const db = new Database(path);
-      db.exec("ALTER TABLE memories DROP COLUMN version; UPDATE store_meta SET value = '2' WHERE key = 'schema_version'");
+      db.exec(
+        "ALTER TABLE memories DROP COLUMN version; UPDATE store_meta SET value = '2' WHERE key = 'schema_version'",
+      );
       db.close();
 
       const upgraded = new SqliteMemoryStore(path);

@@ -534,7 +534,7 @@ function tenantRuns(inserts: readonly NewMemory[], size: number): NewMemory[][] 
  * and access statistics recorded meanwhile are never lowered (GREATEST ignores NULL).
  */
 function updateAssignment(column: (typeof COLUMNS)[number], value: string): string {
-  if (column === 'version') return 'version = version + 1';
+  if (column === 'version') return `version = ${value}::integer + 1`;
   if (column === 'access_count' || column === 'last_accessed_at') return `${column} = GREATEST(${column}, ${value})`;
   return `${column} = ${value}`;
 }
