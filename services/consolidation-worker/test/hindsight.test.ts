@@ -77,7 +77,7 @@ describe('hindsight consolidation through the API with a real worker process', (
       turn_ids: [turnIdOf(turns, 'allergic')],
       extractor: 'rules',
     });
-    expect(byCategory('preference').content).toMatch(/answers kept short/);
+    expect(byCategory('preference').content).toMatch(/keep answers short/);
     expect(byCategory('preference').source.turn_ids).toEqual([turnIdOf(turns, 'keep answers short')]);
     expect(byCategory('commitment').content).toMatch(/renew their passport next month/);
     expect(byCategory('commitment').source.turn_ids).toEqual([turnIdOf(turns, 'passport')]);
@@ -239,7 +239,7 @@ describe('hindsight consolidation through the API with a real worker process', (
       summary = await stack.client.userSummary('en-user');
     }
     expect(summary.summary).toMatch(/allergic to peanuts/);
-    expect(summary.summary).toMatch(/answers kept short/);
+    expect(summary.summary).toMatch(/keep answers short/);
     expect(summary.summary?.length).toBeLessThanOrEqual(500);
   });
 

@@ -185,7 +185,11 @@ async function writeItem(
     session_id: payload.session_id,
     confidence: item.confidence,
     tags: ['hindsight'],
-    metadata: { key: item.key },
+    metadata: {
+      key: item.key,
+      ...(item.answer ? { answer: item.answer } : {}),
+      ...(item.replaces ? { replaces: item.replaces } : {}),
+    },
     source: {
       kind: 'consolidation',
       session_id: payload.session_id,

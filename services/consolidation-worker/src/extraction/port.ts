@@ -25,7 +25,18 @@ export const ExtractedItem = z
     category: z.enum(EXTRACTED_CATEGORIES),
     key: z.string().trim().min(1).max(120),
     query: z.string().trim().min(3).max(300),
-    value: z.string().trim().min(VALUE_MIN_CHARS).max(VALUE_MAX_CHARS),
+    value: z
+      .string()
+      .trim()
+      .max(VALUE_MAX_CHARS)
+      // Chinese says in six characters what English says in twenty.
+      .refine((v) => v.length >= (/\p{Script=Han}/u.test(v) ? 4 : VALUE_MIN_CHARS), {
+        message: `value must be at least ${VALUE_MIN_CHARS} characters (4 in Chinese)`,
+      }),
+    /** The slot's short value ("Lisbon", "shellfish", "no"): same key + another answer is an update. */
+    answer: z.string().trim().min(1).max(120).optional(),
+    /** The earlier answer this item takes back ("make that Lisbon instead" replaces "Berlin"). */
+    replaces: z.string().trim().min(1).max(120).optional(),
     confidence: z.number().min(0).max(1),
     turn_ids: z
       .array(z.string().regex(/^t\d+$/))
