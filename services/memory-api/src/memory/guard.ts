@@ -1,79 +1,69 @@
 import type { Layer } from '@hindsight/memory-model';
+import { assessInstructions, STRONG_EVIDENCE, WEAK_EVIDENCE } from './guard/instructions.ts';
+import type { SignalFamily } from './guard/phrase.ts';
+import { type RedactionKind, redactSecrets } from './guard/secrets.ts';
+
+export type { RedactionKind } from './guard/secrets.ts';
 
 /**
- * The memory-poisoning guard of DESIGN §3.2, rule-based: content that tries to
- * instruct the model, raw dumps sent as knowledge, and secrets. It decides; the
- * write path applies the decision.
+ * The memory-poisoning guard of DESIGN §3.2, the one every write path calls: it redacts
+ * secrets, then weighs the evidence that the content is an instruction aimed at the model
+ * (guard/instructions.ts). Strong evidence is refused (or quarantined, by policy); weaker
+ * evidence is quarantined — kept, never returned by search, listed for admins — so benign
+ * text that merely talks about instructions is not lost. It decides; the write path applies
+ * the decision.
  */
 export type GuardAction = 'reject' | 'quarantine';
 
 export interface GuardPolicy {
-  /** What to do with instruction-like content. */
+  /** What to do with content that is clearly an instruction to the model (weak evidence is always quarantined). */
   instructions: GuardAction;
   /** What to do with raw JSON/log dumps sent to the semantic layer. */
   rawDumps: GuardAction;
 }
 
 export type GuardVerdict =
-  | { kind: 'allow'; content: string; redactions: string[] }
-  | { kind: 'reject' | 'quarantine'; reason: string; content: string; redactions: string[] };
+  | { kind: 'allow'; content: string; redactions: RedactionKind[] }
+  | { kind: 'reject' | 'quarantine'; reason: string; content: string; redactions: RedactionKind[] };
 
-const INSTRUCTION_PATTERNS: Array<[RegExp, string]> = [
-  [
-    /\b(ignore|disregard|forget|override)\b.{0,40}\b(previous|prior|above|earlier|all|your)\b.{0,30}\b(instructions?|prompts?|rules?|directives?|guidelines?)\b/i,
-    'tries to override instructions',
-  ],
-  [/\b(system prompt|system message|developer message)\b/i, 'mentions the system prompt'],
-  [/^\s*(system|assistant|developer)\s*:/im, 'contains a role marker'],
-  [/<\|?(im_start|im_end|system|endoftext)\|?>|\[\/?INST\]|<<SYS>>/i, 'contains chat-template tokens'],
-  [
-    /\byou (must|will|should) (now )?(always|never)\b.{0,80}\b(respond|answer|reply|say|obey|follow)\b/i,
-    'dictates future model behaviour',
-  ],
-  [/\b(new|updated) instructions?\s*:/i, 'contains new instructions'],
-  [
-    /"(tool_calls?|function_call)"\s*:|"role"\s*:\s*"(system|assistant|tool)"/i,
-    'contains a tool-call or chat-message JSON blob',
-  ],
-  [/忽略(之前|以上|先前|所有)的?(指令|指示|提示|规则)|系统提示(词)?/, 'tries to override instructions'],
-];
-
-const SECRET_PATTERNS: Array<[RegExp, string]> = [
-  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}\b/g, 'api key'],
-  [/\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}\b/g, 'github token'],
-  [/\bAKIA[0-9A-Z]{16}\b/g, 'aws access key'],
-  [/\bxox[abpr]-[A-Za-z0-9-]{10,}\b/g, 'slack token'],
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, 'private key'],
-  [/\b(?:password|passwd|api[_-]?key|secret|token)\s*[:=]\s*\S{6,}/gi, 'credential'],
-  [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b/g, 'jwt'],
-];
-
-const CARD_CANDIDATE = /\b(?:\d[ -]?){13,19}\b/g;
+const FAMILY_REASON: Record<SignalFamily, string> = {
+  override: 'tries to override earlier instructions',
+  'new-instructions': 'announces new instructions for the model',
+  addressee: 'addresses the AI model directly',
+  persona: "tries to change the model's persona",
+  unrestricted: "tries to lift the model's rules (jailbreak)",
+  bypass: 'tries to disable safety rules',
+  leak: 'asks to reveal the system prompt or private data',
+  exfiltration: 'tries to send data to an outside address',
+  role: 'contains role or system markers',
+  template: 'contains chat-template control tokens',
+  tool: 'contains tool-call JSON or commands for the model',
+  behaviour: "dictates the model's future behaviour",
+  promotion: 'promotes products or links',
+  deception: 'tells the model to deceive or pressure the user',
+  payment: 'redirects payments',
+  markup: 'embeds an external image, link or HTML',
+  obfuscation: 'hides its words (zero-width or look-alike characters, leetspeak, split words)',
+  encoded: 'hides an instruction in an encoding (base64, hex, ROT13, reversed text)',
+};
 
 export function guardContent(content: string, layer: Layer, policy: GuardPolicy): GuardVerdict {
-  const redactions: string[] = [];
-  let redacted = content;
-  for (const [pattern, label] of SECRET_PATTERNS) {
-    redacted = redacted.replace(pattern, () => {
-      redactions.push(label);
-      return `[redacted ${label}]`;
-    });
+  const { content: redacted, kinds: redactions } = redactSecrets(content);
+  const assessment = assessInstructions(redacted);
+  const why = assessment.families
+    .slice(0, 3)
+    .map((family) => FAMILY_REASON[family])
+    .join('; ');
+  if (assessment.score >= STRONG_EVIDENCE) {
+    return { kind: policy.instructions, reason: `instruction-like content: ${why}`, content: redacted, redactions };
   }
-  redacted = redacted.replace(CARD_CANDIDATE, (match) => {
-    if (!luhnValid(match.replace(/\D/g, ''))) return match;
-    redactions.push('card number');
-    return '[redacted card number]';
-  });
-
-  for (const [pattern, reason] of INSTRUCTION_PATTERNS) {
-    if (pattern.test(redacted)) {
-      return {
-        kind: policy.instructions,
-        reason: `instruction-like content: ${reason}`,
-        content: redacted,
-        redactions,
-      };
-    }
+  if (assessment.score >= WEAK_EVIDENCE) {
+    return {
+      kind: 'quarantine',
+      reason: `held for review, possibly instruction-like: ${why}`,
+      content: redacted,
+      redactions,
+    };
   }
   if (layer === 'semantic' && looksLikeRawDump(redacted)) {
     return {
@@ -100,18 +90,4 @@ function looksLikeRawDump(text: string): boolean {
   if (lines.length >= 3 && logLines.length / lines.length > 0.5) return true;
   const symbols = (trimmed.match(/[{}[\]":,<>=;]/g) ?? []).length;
   return symbols / trimmed.length > 0.2;
-}
-
-function luhnValid(digits: string): boolean {
-  if (digits.length < 13 || digits.length > 19) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
