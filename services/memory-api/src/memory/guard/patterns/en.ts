@@ -340,6 +340,23 @@ const AI_WORDS = [
   'system',
 ];
 
+/** What "forget your …" can aim at besides rules: who the model is. */
+const IDENTITY = [
+  'configuration',
+  'settings',
+  'persona',
+  'identity',
+  'purpose',
+  'creators?',
+  'developers?',
+  'makers?',
+  'original self',
+  'previous self',
+  'true self',
+  'role',
+  'alignment',
+];
+
 const OVERRIDE = `${words(...OVERRIDE_VERBS)}${gap(4)}${words(...OVERRIDE_OBJECTS)}`;
 
 export const ENGLISH: readonly SignalPattern[] = [
@@ -363,40 +380,9 @@ export const ENGLISH: readonly SignalPattern[] = [
     )}`,
     { anchorOn: ['everything', 'anything', 'all', 'what'] },
   ),
-  signal(
-    'override',
-    3,
-    `${words(...OVERRIDE_VERBS)}${gap(1)}${words('your', 'its')}${SEP}${words(
-      'configuration',
-      'settings',
-      'persona',
-      'identity',
-      'purpose',
-      'creators?',
-      'developers?',
-      'makers?',
-      'original self',
-      'previous self',
-      'true self',
-      'role',
-      'alignment',
-    )}`,
-    {
-      anchorOn: [
-        'configuration',
-        'settings',
-        'persona',
-        'identity',
-        'purpose',
-        'creators?',
-        'developers?',
-        'makers?',
-        'self',
-        'role',
-        'alignment',
-      ],
-    },
-  ),
+  signal('override', 3, `${words(...OVERRIDE_VERBS)}${gap(1)}${words('your', 'its')}${SEP}${words(...IDENTITY)}`, {
+    anchorOn: IDENTITY,
+  }),
   signal(
     'override',
     1.5,
