@@ -82,7 +82,8 @@ const STRONG_QUALIFIER = words(
 );
 const WEAK_QUALIFIER = words('all', 'any', 'every', 'your', 'these', 'those');
 
-const AI = oneOf([
+/** What the model is called: the addressee of injected orders. */
+const AI_NAMES = [
   'ai',
   'assistant',
   'ai assistant',
@@ -98,7 +99,8 @@ const AI = oneOf([
   'claude',
   'gemini',
   'copilot',
-]);
+];
+const AI = oneOf(AI_NAMES);
 
 const LEAK_VERBS = [
   'reveal',
@@ -318,27 +320,7 @@ const FUTURE_ANCHORS = [
   'interactions?',
   'requests?',
 ];
-const AI_WORDS = [
-  'ai',
-  'assistant',
-  'chatbot',
-  'bot',
-  'model',
-  'language',
-  'llm',
-  'agent',
-  'gpt',
-  'chatgpt',
-  'claude',
-  'gemini',
-  'copilot',
-  'ais',
-  'models',
-  'assistants',
-  'llms',
-  'agents',
-  'system',
-];
+const AI_WORDS = [...AI_NAMES, 'ais', 'models', 'assistants', 'llms', 'agents', 'system'];
 
 /** What "forget your …" can aim at besides rules: who the model is. */
 const IDENTITY = [
