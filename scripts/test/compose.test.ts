@@ -20,7 +20,7 @@ const APP_PORTS: Record<string, number> = {
   embedder: 8002,
   'consolidation-worker': 8003,
 };
-const INFRA = ['redis', 'qdrant', 'embeddings-server', 'llm-server'];
+const INFRA = ['redis', 'qdrant', 'postgres', 'embeddings-server', 'llm-server'];
 const RESET = '\u0000compose-reset';
 
 interface Service {
@@ -141,7 +141,10 @@ describe.each(files)('%s', (_name, compose) => {
     expect(env('memory-api').EMBEDDER_URL).toBe(`http://embedder:${APP_PORTS.embedder}`);
     expect(env('consolidation-worker').MEMORY_API_URL).toBe(`http://memory-api:${APP_PORTS['memory-api']}`);
     expect(env('agent').MEMORY_API_URL).toBe(`http://memory-api:${APP_PORTS['memory-api']}`);
-    expect(env('memory-api').VECTOR_STORE).toBe('qdrant');
+    expect(env('memory-api').VECTOR_STORE).toBe('${VECTOR_STORE:-qdrant}');
+    expect(String(env('memory-api').DATABASE_URL)).toMatch(
+      /^postgres:\/\/hindsight:\$\{POSTGRES_PASSWORD:-[^}]*\}@postgres:5432\/hindsight$/,
+    );
   });
 
   it('listens, publishes and healthchecks each service on its one port', () => {
@@ -185,6 +188,20 @@ describe.each(files)('%s', (_name, compose) => {
     expect(compose.services['embeddings-server']?.profiles).toEqual(['embeddings']);
     expect(compose.services['llm-server']?.profiles).toEqual(['llm']);
   });
+
+  it('offers PostgreSQL + pgvector behind the postgres profile, which memory-api waits for when it runs', () => {
+    const postgres = compose.services.postgres as Service;
+    expect(postgres.profiles).toEqual(['postgres']);
+    expect(postgres.image).toMatch(/^pgvector\/pgvector:[\w.-]+$/);
+    expect(postgres.healthcheck?.test?.slice(0, 2)).toEqual(['CMD', 'pg_isready']);
+    expect(postgres.environment?.POSTGRES_USER).toBe('hindsight');
+    expect(postgres.environment?.POSTGRES_DB).toBe('hindsight');
+    expect(compose.services['memory-api']?.depends_on?.postgres).toEqual({
+      condition: 'service_healthy',
+      required: false,
+    });
+    expect(portList(postgres)).toEqual([]);
+  });
 });
 
 describe('docker-compose.yml specifics', () => {
@@ -195,6 +212,7 @@ describe('docker-compose.yml specifics', () => {
     expect(command).toContain('--maxmemory-policy noeviction');
     expect(redis.volumes).toEqual(['redis-data:/data']);
     expect(base.services.qdrant?.volumes).toEqual(['qdrant-data:/qdrant/storage']);
+    expect(base.services.postgres?.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
   });
 
   it('binds published development ports to the host loopback, overridable from env', () => {
