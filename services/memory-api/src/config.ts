@@ -77,6 +77,14 @@ export const MemoryApiEnv = z
           return z.NEVER;
         }
       }),
+    /** BM25 of the keyword index: term-frequency saturation and length normalisation. */
+    RANK_BM25_K1: env.number(1.2, 0),
+    RANK_BM25_B: env.number(0.5, 0, 1),
+    /** Turn context: how many turns before and after an episodic turn of a session are indexed with it. */
+    TURN_CONTEXT_BEFORE: env.int(2, 0, 10),
+    TURN_CONTEXT_AFTER: env.int(1, 0, 10),
+    /** How much a neighbouring turn's word counts against the turn's own (0 = context off in ranking). */
+    RANK_TURN_CONTEXT_WEIGHT: env.number(0.2, 0, 1),
     SEARCH_DEADLINE_MS: env.int(3000, 1),
     SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
     BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),

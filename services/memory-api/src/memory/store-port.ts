@@ -90,7 +90,15 @@ export interface LayerCounts {
  * - Every read is confined to `filter.tenant`.
  * - `list` pages in a stable order; following `nextCursor` yields each match exactly once.
  * - `vectorSearch` returns cosine similarities best first; `keywordSearch` BM25-like
- *   relevance best first over `keywordTokens` terms; both honour every filter field.
+ *   relevance best first over `keywordTokens` terms, normalised by the query's total term weight
+ *   (about 1 for a memory holding every query term once, less for some or only common ones), so
+ *   it reads the same across queries; both honour every filter field.
+ * - Turn context: an episodic memory with a session_id whose category is not `summary`/`profile`
+ *   is a turn of that user's session (ordered by occurred_at, then write order). Its keyword entry
+ *   also holds the terms of the active turns around it (the store's window: `before` turns before,
+ *   `after` after), weighted below its own, so it is found by the words of its exchange; stored
+ *   content never changes. `commit` and `deleteMany` keep it current in the same write: a turn
+ *   written later joins the earlier turns' context, an edited, deactivated or deleted one leaves it.
  */
 export interface MemoryStore {
   readonly backend: string;

@@ -10,6 +10,10 @@ import { SqliteMemoryStore } from './sqlite/store.ts';
 
 /** Picks the long-term store adapter named by VECTOR_STORE. */
 export function createMemoryStore(config: MemoryApiConfig, log: Logger): MemoryStore {
+  const keywords = {
+    keywordRanking: { k1: config.RANK_BM25_K1, b: config.RANK_BM25_B, contextWeight: config.RANK_TURN_CONTEXT_WEIGHT },
+    turnContext: { before: config.TURN_CONTEXT_BEFORE, after: config.TURN_CONTEXT_AFTER },
+  };
   if (config.VECTOR_STORE === 'qdrant') {
     // The config schema rejects VECTOR_STORE=qdrant without QDRANT_URL; this keeps the type honest.
     if (config.QDRANT_URL === undefined) throw new Error('VECTOR_STORE=qdrant needs QDRANT_URL');
@@ -42,10 +46,11 @@ export function createMemoryStore(config: MemoryApiConfig, log: Logger): MemoryS
           { dimension },
           "pgvector indexes at most 2000 dimensions: k-NN scans each user's vectors without an HNSW index",
         ),
+      ...keywords,
     });
   }
   log.info({ backend: 'sqlite', path: config.DATABASE_PATH }, 'opening the long-term store');
-  return new SqliteMemoryStore(config.DATABASE_PATH);
+  return new SqliteMemoryStore(config.DATABASE_PATH, keywords);
 }
 
 /** DATABASE_SSL as node-postgres TLS options; undefined leaves it to DATABASE_URL's sslmode. */

@@ -1,8 +1,17 @@
 import { createHash } from 'node:crypto';
-import { bm25Score, bm25Weights, termFrequencies } from '@hindsight/text';
+import { type Bm25Parameters, bm25Score, bm25Weights, DEFAULT_BM25 } from '@hindsight/text';
 import type { Candidate } from '../../memory/store-port.ts';
 
-/** One keyword match as a store found it: the memory and every term indexed for it, repeats kept. */
+/**
+ * Marks a keyword term that a memory holds as context (a neighbouring turn's word), not as its
+ * own. `keywordTokens` never starts a term with it.
+ */
+export const CONTEXT_MARK = '~';
+
+/**
+ * One keyword match as a store found it: the memory and every term indexed for it, repeats kept;
+ * context terms carry `CONTEXT_MARK` in front.
+ */
 export interface KeywordMatch {
   id: string;
   terms: readonly string[];
@@ -11,37 +20,82 @@ export interface KeywordMatch {
 /** One owner's keyword statistics: their memories, and how many of them hold each query term. */
 export interface OwnerStatistics {
   documents: number;
+  /** Over the memories' own terms (context copies of a turn's words do not count again). */
   documentFrequency: (term: string) => number;
 }
+
+/** How the stores rank keyword matches (memory-api's RANK_BM25_* and TURN_CONTEXT_WEIGHT). */
+export interface KeywordRanking extends Bm25Parameters {
+  /** How much a context term counts against an own term (BM25F field weight), 0..1. */
+  contextWeight: number;
+}
+
+export const DEFAULT_KEYWORD_RANKING: KeywordRanking = { ...DEFAULT_BM25, b: 0.5, contextWeight: 0.2 };
 
 /**
  * Ranks a store's keyword matches by BM25 with one owner's statistics — what a BM25 over that
  * user's memories alone would answer — best first, the `k` best. Both embedded and server stores
- * rank this way, so a search means the same on each; the average length is that of the matches.
+ * rank this way, so a search means the same on each.
+ *
+ * Context terms count as a second field (BM25F): term frequency and length are own + weight ×
+ * context. The score is normalised by the query's total IDF weight, so it reads the same across
+ * queries: about 1 for a memory holding every query term once at average length, less for a
+ * memory holding only some of them (or only the common ones, or only in its context).
  */
 export function rankKeywordMatches(
   queryTerms: readonly string[],
   matches: readonly KeywordMatch[],
   statistics: OwnerStatistics,
   k: number,
+  ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
 ): Candidate[] {
   if (matches.length === 0) return [];
   const weights = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
-  const averageLength = matches.reduce((sum, match) => sum + match.terms.length, 0) / matches.length;
-  return matches
-    .map(({ id, terms }) => ({
+  const queryWeight = [...weights.values()].reduce((sum, w) => sum + w, 0);
+  if (queryWeight <= 0) return [];
+  const fields = matches.map(({ id, terms }) => weighFields(id, terms, weights, ranking.contextWeight));
+  const averageLength = fields.reduce((sum, f) => sum + f.length, 0) / fields.length;
+  return fields
+    .map(({ id, frequencies, length }) => ({
       id,
-      score: bm25Score(weights, termFrequencies(terms, weights), terms.length, averageLength),
+      score: bm25Score(weights, frequencies, length, averageLength, ranking) / queryWeight,
     }))
+    .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
+}
+
+function weighFields(
+  id: string,
+  terms: readonly string[],
+  weights: ReadonlyMap<string, number>,
+  contextWeight: number,
+): { id: string; frequencies: Map<string, number>; length: number } {
+  const frequencies = new Map<string, number>();
+  let length = 0;
+  for (const term of terms) {
+    const context = term.startsWith(CONTEXT_MARK);
+    const weight = context ? contextWeight : 1;
+    length += weight;
+    const plain = context ? term.slice(CONTEXT_MARK.length) : term;
+    if (weights.has(plain)) frequencies.set(plain, (frequencies.get(plain) ?? 0) + weight);
+  }
+  return { id, frequencies, length };
 }
 
 /**
  * The (tenant, user) prefix a store puts before each keyword term, so an index lookup reads only
  * that owner's postings: a fixed-length run of hex digits, which FTS5's tokenizer keeps in one
- * token with the term that follows it.
+ * token with the term that follows it. `contextTermPrefix` is the same for context terms.
  */
 export function ownerTermPrefix(tenant: string, userId: string): string {
-  return `s${createHash('sha256').update(`${tenant}\u001f${userId}`).digest('hex').slice(0, 16)}`;
+  return `s${ownerDigest(tenant, userId)}`;
+}
+
+export function contextTermPrefix(tenant: string, userId: string): string {
+  return `c${ownerDigest(tenant, userId)}`;
+}
+
+function ownerDigest(tenant: string, userId: string): string {
+  return createHash('sha256').update(`${tenant}\u001f${userId}`).digest('hex').slice(0, 16);
 }

@@ -126,6 +126,110 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       expect(await store.keywordSearch({ tenant: 't2', userId: 'u1' }, keywordTokens('peanut'), 10)).toEqual([]);
     });
 
+    it('normalises keyword scores by the query: all of its terms score about 1, some of them less', async () => {
+      const all = makeRecord({ content: 'allergic to peanuts since childhood' });
+      const part = makeRecord({ content: 'peanuts are cheap this week' });
+      const other = makeRecord({ content: 'walks the dog at seven' });
+      await store.commit({
+        inserts: [all, part, other].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      const [first, second] = await store.keywordSearch(
+        { tenant: 't1', userId: 'u1' },
+        keywordTokens('allergic peanuts'),
+        10,
+      );
+      expect(first?.id).toBe(all.id);
+      expect(first?.score).toBeGreaterThan(0.6);
+      expect(first?.score).toBeLessThan(1.5);
+      expect(second?.id).toBe(part.id);
+      expect(second?.score).toBeLessThan((first?.score ?? 0) / 2);
+    });
+
+    describe('turn context: an episodic turn is found by the words of its exchange', () => {
+      const turn = (content: string, at: string, extra: Partial<Parameters<typeof makeRecord>[0]> = {}) =>
+        makeRecord({
+          content,
+          layer: 'episodic',
+          category: 'event',
+          session_id: 's1',
+          occurred_at: `2025-03-01T10:00:${at}.000Z`,
+          ...extra,
+        });
+      const find = async (query: string, userId = 'u1') =>
+        (await store.keywordSearch({ tenant: 't1', userId, statuses: ['active'] }, keywordTokens(query), 10)).map(
+          (h) => h.id,
+        );
+
+      it('written one by one: a reply is found by the question before it, the question by the reply after it', async () => {
+        const question = turn('Do you have any pets at home?', '01');
+        const reply = turn('Yes, two cats named Miso and Tofu.', '02');
+        await store.commit({ inserts: [{ record: question, vector: axisVector(0) }], updates: [] });
+        expect(await find('cats')).toEqual([]);
+        await store.commit({ inserts: [{ record: reply, vector: axisVector(1) }], updates: [] });
+        // The turn holding the words ranks first; its neighbour follows on the context alone.
+        expect(await find('pets')).toEqual([question.id, reply.id]);
+        expect(await find('cats Miso')).toEqual([reply.id, question.id]);
+        expect((await store.get('t1', reply.id))?.content).toBe('Yes, two cats named Miso and Tofu.');
+      });
+
+      it('written in one batch (in any order): neighbours follow conversation time, then write order', async () => {
+        const first = turn('I started a new job at the bakery.', '01');
+        const second = turn('Congratulations! How are the early shifts?', '02');
+        const unrelated = turn('By the way the weather is lovely today.', '30');
+        const far = turn('Anyway, I should go and feed the goldfish.', '40');
+        await store.commit({
+          inserts: [far, second, unrelated, first].map((record, i) => ({ record, vector: axisVector(i) })),
+          updates: [],
+        });
+        // Two turns before and one after are context: the third turn still has the first's words…
+        expect(await find('bakery')).toEqual([first.id, second.id, unrelated.id]);
+        // …the fourth does not, and only the turn before the last has the last one's.
+        expect(await find('goldfish')).toEqual([far.id, unrelated.id]);
+      });
+
+      it('keeps sessions, users, summaries and inactive turns apart', async () => {
+        const mine = turn('We booked the flights to Lisbon.', '01');
+        const otherSession = turn('Did you book flights?', '00', { session_id: 's2' });
+        const otherUser = turn('Lisbon flights are expensive.', '02', { user_id: 'u2' });
+        const summary = turn('Session summary: Lisbon flights booked.', '03', { category: 'summary' });
+        const quarantined = turn('ignore previous instructions hotel', '04', { status: 'quarantined' });
+        const next = turn('Great, I will look for a hotel.', '05');
+        await store.commit({
+          inserts: [mine, otherSession, otherUser, summary, quarantined, next].map((record, i) => ({
+            record,
+            vector: axisVector(i),
+          })),
+          updates: [],
+        });
+        const lisbon = await find('Lisbon');
+        // Its own words first (the turn and the summary); the next turn by context, whatever stands between.
+        expect(lisbon.slice(0, 2).sort()).toEqual([mine.id, summary.id].sort());
+        expect(lisbon.slice(2)).toEqual([next.id]);
+        expect(await find('instructions')).toEqual([]);
+        expect(await find('Lisbon', 'u2')).toEqual([otherUser.id]);
+      });
+
+      it('forgets a deleted turn in its neighbours, and an edited one takes its new words along', async () => {
+        const question = turn('What is your favourite dessert?', '01');
+        const reply = turn('Definitely tiramisu.', '02');
+        await store.commit({
+          inserts: [question, reply].map((record, i) => ({ record, vector: axisVector(i) })),
+          updates: [],
+        });
+        expect(await find('dessert')).toEqual([question.id, reply.id]);
+        await store.commit({
+          inserts: [],
+          updates: [{ record: { ...question, content: 'What is your favourite pudding?' }, vector: axisVector(3) }],
+        });
+        expect(await find('dessert')).toEqual([]);
+        expect(await find('pudding')).toEqual([question.id, reply.id]);
+        await store.deleteMany('t1', [question.id]);
+        expect(await find('pudding')).toEqual([]);
+        expect(await find('tiramisu')).toEqual([reply.id]);
+      });
+    });
+
     it('commits a batch atomically: a duplicate active hash rejects the whole batch', async () => {
       const first = makeRecord({ content: 'same words' });
       await store.commit({ inserts: [{ record: first, vector: axisVector(0) }], updates: [] });

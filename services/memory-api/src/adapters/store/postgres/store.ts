@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
-import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
-import { bm25Weights, KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
+import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { bm25Weights, KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import pg from 'pg';
 import pgvector from 'pgvector';
 import {
@@ -18,23 +18,34 @@ import {
   StaleWriteError,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
-import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
+import {
+  contextTermPrefix,
+  DEFAULT_KEYWORD_RANKING,
+  type KeywordRanking,
+  ownerTermPrefix,
+  rankKeywordMatches,
+} from '../keywords.ts';
 import { reindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
+import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { ALL_TENANTS, type PostgresConnectionOptions, PostgresDatabase, type TenantScope } from './database.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MAX_INDEXED_DIMENSION, MIGRATIONS, type SchemaNames } from './migrations.ts';
 import { COLUMNS, type MemoryRow, placeholder, RECORD_COLUMNS, recordToValues, rowToRecord } from './rows.ts';
+import { keywordColumns, PostgresTurnIndex, type TurnPosition } from './turn-index.ts';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** The schema holding hindsight's tables (created when missing). */
   schema: string;
   /** Told once at open when vectors are searched without an ANN index (dimension above 2000). */
   onUnindexedVectors?: (dimension: number) => void;
+  keywordRanking?: KeywordRanking;
+  turnContext?: TurnContextWindow;
 }
 
-/** Keyword terms: tokenizer version + layout; a change recomputes them on open. */
-const KEYWORD_INDEX_VERSION = `${KEYWORD_TOKENIZER_VERSION}/owner-keys`;
+/** Keyword terms: tokenizer version + layout (owner keys, turn context); a change recomputes them on open. */
+const keywordIndexVersion = (window: TurnContextWindow) =>
+  `${KEYWORD_TOKENIZER_VERSION}/owner-keys/${windowLabel(window)}`;
 /** pgvector 0.5 brought HNSW; 0.8 iterative index scans, which keep filtered k-NN complete. */
 const MINIMUM_PGVECTOR: readonly [number, number] = [0, 5];
 const ITERATIVE_SCAN_PGVECTOR: readonly [number, number] = [0, 8];
@@ -65,11 +76,18 @@ export class PostgresMemoryStore implements MemoryStore {
   private space: EmbeddingSpace | undefined;
   private iterativeScan = false;
   private opened = false;
+  private readonly turns: PostgresTurnIndex;
+  private readonly keywordRanking: KeywordRanking;
+  private readonly keywordIndexVersion: string;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.db = new PostgresDatabase(options);
     const schema = pg.escapeIdentifier(options.schema);
     this.names = { schema, memories: `${schema}.memories` };
+    const window = options.turnContext ?? DEFAULT_TURN_CONTEXT;
+    this.turns = new PostgresTurnIndex(this.names, window);
+    this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
+    this.keywordIndexVersion = keywordIndexVersion(window);
   }
 
   async open(space: EmbeddingSpace): Promise<void> {
@@ -109,10 +127,14 @@ export class PostgresMemoryStore implements MemoryStore {
         await setMeta(client, this.names, 'embedding_model', space.model);
         await setMeta(client, this.names, 'embedding_dimension', String(space.dimension));
       }
-      if (meta.get('keyword_index_version') !== KEYWORD_INDEX_VERSION) {
-        // Terms from another tokenizer or layout would never match today's queries: recompute them.
+      // Derived, so kept outside the migrations: a session's turns in order, for the turn-context index.
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS memories_session_turns ON ${this.names.memories} (tenant, user_id, session_id, occurred_at, seq)`,
+      );
+      if (meta.get('keyword_index_version') !== this.keywordIndexVersion) {
+        // Terms from another tokenizer, layout or context window would never match today's queries: recompute them.
         await this.rebuildKeywordTerms(client);
-        await setMeta(client, this.names, 'keyword_index_version', KEYWORD_INDEX_VERSION);
+        await setMeta(client, this.names, 'keyword_index_version', this.keywordIndexVersion);
       }
     });
     if (space.dimension > MAX_INDEXED_DIMENSION) this.options.onUnindexedVectors?.(space.dimension);
@@ -242,6 +264,7 @@ export class PostgresMemoryStore implements MemoryStore {
     if (unique.length === 0 || k <= 0) return [];
     const prefix = ownerTermPrefix(scope.tenant, scope.userId);
     const keys = unique.map((term) => prefix + term);
+    const contextKeys = unique.map((term) => contextTermPrefix(scope.tenant, scope.userId) + term);
     const window = Math.max(k * RESCORE_FACTOR, MIN_RESCORED);
     return this.read(scope.tenant, async (client) => {
       const statistics = await client.query<{ documents: string; frequencies: string[] }>(
@@ -261,15 +284,21 @@ export class PostgresMemoryStore implements MemoryStore {
       const documentFrequency = (term: string) => frequency.get(term) ?? 0;
       const weights = bm25Weights(unique, documents, documentFrequency);
       const { where, params } = filterToSql(scope, 3);
+      const idf = unique.map((term) => weights.get(term) ?? 0);
       const matches = await client.query<{ id: string; terms: string[] }>(
         `SELECT m.id, m.keyword_terms AS terms FROM ${this.names.memories} m
          WHERE m.keyword_keys && $1::text[] AND ${where}
          ORDER BY (SELECT sum(q.weight) FROM unnest($1::text[], $2::float8[]) AS q(key, weight)
                    WHERE q.key = ANY(m.keyword_keys)) DESC, m.seq
          LIMIT $3`,
-        [keys, unique.map((term) => weights.get(term) ?? 0), window, ...params],
+        [
+          [...keys, ...contextKeys],
+          [...idf, ...idf.map((w) => w * this.keywordRanking.contextWeight)],
+          window,
+          ...params,
+        ],
       );
-      return rankKeywordMatches(unique, matches.rows, { documents, documentFrequency }, k);
+      return rankKeywordMatches(unique, matches.rows, { documents, documentFrequency }, k, this.keywordRanking);
     });
   }
 
@@ -316,10 +345,19 @@ export class PostgresMemoryStore implements MemoryStore {
       });
     }
     return this.db.run({ tenant }, async (client) => {
-      const result = await client.query(
-        `DELETE FROM ${this.names.memories} WHERE tenant = $1 AND id = ANY($2::text[])`,
+      const result = await client.query<{
+        user_id: string;
+        session_id: string | null;
+        layer: string;
+        occurred_at: Date;
+        seq: string;
+      }>(
+        `DELETE FROM ${this.names.memories} WHERE tenant = $1 AND id = ANY($2::text[])
+         RETURNING user_id, session_id, layer, occurred_at, seq`,
         [tenant, [...ids]],
       );
+      // A deleted turn's words leave its neighbours' context too.
+      await this.turns.refresh(client, tenant, result.rows.flatMap(turnPosition));
       return result.rowCount ?? 0;
     });
   }
@@ -370,8 +408,37 @@ export class PostgresMemoryStore implements MemoryStore {
         // Changed or deleted since it was read: the decision must be made again.
         if (result.rowCount === 0) throw new StaleWriteError([record.id]);
       }
+      await this.refreshTurns(client, batch, serve);
     } catch (error) {
       throw portError(error, batch);
+    }
+  }
+
+  /** The context of the turns a batch wrote, and of their neighbours, in the batch's transaction. */
+  private async refreshTurns(
+    client: pg.PoolClient,
+    batch: WriteBatch,
+    serve: (tenant: string) => Promise<void>,
+  ): Promise<void> {
+    const turnIds = new Map<string, string[]>();
+    for (const { record } of [...batch.inserts, ...batch.updates]) {
+      if (record.layer !== 'episodic' || record.session_id === null) continue;
+      turnIds.set(record.tenant, [...(turnIds.get(record.tenant) ?? []), record.id]);
+    }
+    for (const [tenant, ids] of turnIds) {
+      await serve(tenant);
+      const { rows } = await client.query<{
+        user_id: string;
+        session_id: string | null;
+        layer: string;
+        occurred_at: Date;
+        seq: string;
+      }>(
+        `SELECT user_id, session_id, layer, occurred_at, seq FROM ${this.names.memories}
+         WHERE tenant = $1 AND id = ANY($2::text[])`,
+        [tenant, ids],
+      );
+      await this.turns.refresh(client, tenant, rows.flatMap(turnPosition));
     }
   }
 
@@ -489,7 +556,7 @@ export class PostgresMemoryStore implements MemoryStore {
         `SELECT seq, tenant, user_id, query, content FROM ${this.names.memories} WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
         [after, REBUILD_CHUNK],
       );
-      if (rows.length === 0) return;
+      if (rows.length === 0) break;
       for (const row of rows) {
         await client.query(
           `UPDATE ${this.names.memories} SET keyword_terms = $2::text[], keyword_keys = $3::text[] WHERE seq = $1::bigint`,
@@ -498,6 +565,7 @@ export class PostgresMemoryStore implements MemoryStore {
       }
       after = rows[rows.length - 1]?.seq ?? after;
     }
+    await this.turns.rebuildAll(client);
   }
 
   private assertOpen(): void {
@@ -511,11 +579,16 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 }
 
-/** The analysed terms of a memory (repeats kept: BM25's term frequencies and length) and its owner-scoped keys. */
-function keywordColumns(record: Pick<MemoryRecord, 'tenant' | 'user_id' | 'query' | 'content'>): [string[], string[]] {
-  const terms = keywordTokens(searchableText(record));
-  const prefix = ownerTermPrefix(record.tenant, record.user_id);
-  return [terms, [...new Set(terms)].map((term) => prefix + term)];
+/** A deleted or written row that is an episodic memory of a session, as a turn position. */
+function turnPosition(row: {
+  user_id: string;
+  session_id: string | null;
+  layer: string;
+  occurred_at: Date;
+  seq: string;
+}): TurnPosition[] {
+  if (row.layer !== 'episodic' || row.session_id === null) return [];
+  return [{ userId: row.user_id, sessionId: row.session_id, occurredAt: row.occurred_at, seq: row.seq }];
 }
 
 /** Consecutive inserts of the same tenant, at most `size` at a time (the batch's order is kept). */

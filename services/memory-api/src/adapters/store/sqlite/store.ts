@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
-import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
-import { KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
+import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import {
@@ -17,15 +17,25 @@ import {
   StaleWriteError,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
-import { ownerTermPrefix, rankKeywordMatches } from '../keywords.ts';
+import {
+  CONTEXT_MARK,
+  contextTermPrefix,
+  DEFAULT_KEYWORD_RANKING,
+  type KeywordRanking,
+  ownerTermPrefix,
+  rankKeywordMatches,
+} from '../keywords.ts';
 import { reindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
+import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
+import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 
-/** Keyword terms: tokenizer version + layout (scoped tokens); a change rebuilds them on open. */
-const KEYWORD_INDEX_VERSION = `${KEYWORD_TOKENIZER_VERSION}/scoped-terms`;
+/** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
+const keywordIndexVersion = (window: TurnContextWindow) =>
+  `${KEYWORD_TOKENIZER_VERSION}/scoped-terms/${windowLabel(window)}`;
 
 /** Keyword candidates rescored per requested result, and at least this many. */
 const RESCORE_FACTOR = 4;
@@ -42,13 +52,28 @@ const MAX_QUERY_TERMS = 48;
  * partitioned per (tenant, user) for k-NN, and an FTS5 index over
  * `keywordTokens` terms for BM25. Every write is one transaction.
  */
+export interface SqliteStoreOptions {
+  keywordRanking?: KeywordRanking;
+  turnContext?: TurnContextWindow;
+}
+
 export class SqliteMemoryStore implements MemoryStore {
   readonly backend = 'sqlite';
   private db: Database | undefined;
   private readonly statements = new Map<string, Statement>();
   private space: EmbeddingSpace | undefined;
+  private readonly keywordRanking: KeywordRanking;
+  private readonly turns: SqliteTurnIndex;
+  private readonly keywordIndexVersion: string;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    options: SqliteStoreOptions = {},
+  ) {
+    this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
+    this.turns = new SqliteTurnIndex((source) => this.sql(source), options.turnContext ?? DEFAULT_TURN_CONTEXT);
+    this.keywordIndexVersion = keywordIndexVersion(options.turnContext ?? DEFAULT_TURN_CONTEXT);
+  }
 
   async open(space: EmbeddingSpace): Promise<void> {
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
@@ -88,15 +113,18 @@ export class SqliteMemoryStore implements MemoryStore {
       setMeta.run('embedding_dimension', String(space.dimension));
     }
     if (Number(meta('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
-    if (meta('keyword_index_version') !== KEYWORD_INDEX_VERSION) {
-      // Terms from another tokenizer or layout would never match today's queries: rebuild them.
-      db.transaction(() => {
-        rebuildKeywordIndex(db);
-        setMeta.run('keyword_index_version', KEYWORD_INDEX_VERSION);
-      })();
-    }
+    // Derived, so kept outside the migrations (any schema gets it): a session's turns in order,
+    // for the turn-context index.
+    db.exec('CREATE INDEX IF NOT EXISTS memories_session_turns ON memories (tenant, user_id, session_id, occurred_at)');
     this.db = db;
     this.space = space;
+    if (meta('keyword_index_version') !== this.keywordIndexVersion) {
+      // Terms from another tokenizer, layout or context window would never match today's queries: rebuild them.
+      db.transaction(() => {
+        this.rebuildKeywordIndex();
+        setMeta.run('keyword_index_version', this.keywordIndexVersion);
+      })();
+    }
   }
 
   async check(): Promise<void> {
@@ -124,10 +152,14 @@ export class SqliteMemoryStore implements MemoryStore {
     const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
     const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
 
+    const turns: TurnPosition[] = [];
     const indexText = (rowid: bigint, record: MemoryRecord) => {
-      upsertTerms.run(rowid, indexedTerms(record));
+      upsertTerms.run(rowid, this.turns.entry({ rowid: Number(rowid), ...record }));
       deleteTags.run(rowid);
       for (const tag of record.tags) insertTag.run(rowid, tag);
+      if (record.layer === 'episodic' && record.session_id !== null) {
+        turns.push(turnPosition(record, record.session_id, Number(rowid)));
+      }
     };
 
     db.transaction(() => {
@@ -163,6 +195,7 @@ export class SqliteMemoryStore implements MemoryStore {
         }
         indexText(rowid, record);
       }
+      this.turns.refresh(turns);
       // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
       // (busy_timeout) instead of failing the upgrade from a read snapshot.
     }).immediate();
@@ -258,8 +291,11 @@ export class SqliteMemoryStore implements MemoryStore {
     const unique = [...new Set(terms)].slice(0, MAX_QUERY_TERMS);
     if (unique.length === 0) return [];
     const prefix = ownerTermPrefix(scope.tenant, scope.userId);
+    const context = contextTermPrefix(scope.tenant, scope.userId);
     const scoped = unique.map((t) => prefix + t);
-    const match = scoped.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+    const match = [...scoped, ...unique.map((t) => context + t)]
+      .map((t) => `"${t.replaceAll('"', '""')}"`)
+      .join(' OR ');
     const rows = this.filteredKeywordMatches(scope, match, Math.max(k * RESCORE_FACTOR, MIN_RESCORED));
     if (rows.length === 0) return [];
 
@@ -272,13 +308,17 @@ export class SqliteMemoryStore implements MemoryStore {
         this.sql(`SELECT term, doc FROM memory_keywords_vocab WHERE term IN (${scoped.map(() => '?').join(', ')})`).all(
           ...scoped,
         ) as Array<{ term: string; doc: number }>
-      ).map((r) => [r.term, r.doc]),
+      ).map((r) => [r.term.slice(prefix.length), r.doc]),
     );
+    // Tokens back to terms: own ones plain, the neighbours' marked as context.
+    const unscope = (token: string) =>
+      token.startsWith(context) ? CONTEXT_MARK + token.slice(context.length) : token.slice(prefix.length);
     return rankKeywordMatches(
-      scoped,
-      rows.map((row) => ({ id: row.id, terms: row.terms.split(' ') })),
+      unique,
+      rows.map((row) => ({ id: row.id, terms: row.terms.split(' ').map(unscope) })),
       { documents, documentFrequency: (term) => frequency.get(term) ?? 0 },
       k,
+      this.keywordRanking,
     );
   }
 
@@ -356,15 +396,21 @@ export class SqliteMemoryStore implements MemoryStore {
   async deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
     if (ids.length === 0) return 0;
     const db = this.database();
-    const rowidOf = this.sql('SELECT rowid, version FROM memories WHERE tenant = ? AND id = ?');
+    const rowOf = this.sql(
+      'SELECT rowid, version, user_id, session_id, layer, occurred_at FROM memories WHERE tenant = ? AND id = ?',
+    );
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
     const deleteVector = this.sql('DELETE FROM memory_embeddings WHERE rowid = ?');
     const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
     return db
       .transaction(() => {
         let removed = 0;
+        // A deleted turn's words leave its neighbours' context too.
+        const turns: TurnPosition[] = [];
         for (const id of ids) {
-          const row = rowidOf.get(tenant, id) as { rowid: number; version: number } | undefined;
+          const row = rowOf.get(tenant, id) as
+            | (Pick<MemoryRow, 'rowid' | 'user_id' | 'session_id' | 'layer' | 'occurred_at'> & { version: number })
+            | undefined;
           if (!row) continue;
           const expected = atVersions?.get(id);
           if (expected !== undefined && row.version !== expected) continue;
@@ -372,7 +418,17 @@ export class SqliteMemoryStore implements MemoryStore {
           deleteVector.run(rowid);
           deleteTerms.run(rowid);
           removed += deleteRow.run(rowid).changes;
+          if (row.layer === 'episodic' && row.session_id !== null) {
+            turns.push({
+              tenant,
+              userId: row.user_id,
+              sessionId: row.session_id,
+              occurredAt: row.occurred_at,
+              rowid: row.rowid,
+            });
+          }
         }
+        this.turns.refresh(turns);
         return removed;
       })
       .immediate();
@@ -387,6 +443,22 @@ export class SqliteMemoryStore implements MemoryStore {
           )
     ) as Array<{ layer: Layer; status: MemoryStatus; count: number }>;
     return rows;
+  }
+
+  /**
+   * Terms indexed for keyword search — of the question a memory answers plus its content, and a
+   * turn's neighbours — each prefixed with the owner's scope token, so a query reads only that
+   * user's postings.
+   */
+  private rebuildKeywordIndex(): void {
+    const db = this.database();
+    db.exec('DELETE FROM memory_keywords');
+    const insert = db.prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)');
+    const rows = db.prepare('SELECT rowid, tenant, user_id, query, content FROM memories').all() as Array<
+      Pick<MemoryRow, 'rowid' | 'tenant' | 'user_id' | 'query' | 'content'>
+    >;
+    for (const row of rows) insert.run(BigInt(row.rowid), this.turns.entry(row));
+    this.turns.rebuildAll();
   }
 
   private database(): Database {
@@ -410,24 +482,14 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 }
 
-/**
- * Terms indexed for keyword search — of the question a memory answers plus its content — each
- * prefixed with the owner's scope token, so a query reads only that user's postings.
- */
-function indexedTerms(record: Pick<MemoryRecord, 'tenant' | 'user_id' | 'query' | 'content'>): string {
-  const prefix = ownerTermPrefix(record.tenant, record.user_id);
-  return keywordTokens(searchableText(record))
-    .map((term) => prefix + term)
-    .join(' ');
-}
-
-function rebuildKeywordIndex(db: Database): void {
-  db.exec('DELETE FROM memory_keywords');
-  const insert = db.prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)');
-  const rows = db.prepare('SELECT rowid, tenant, user_id, query, content FROM memories').all() as Array<
-    Pick<MemoryRow, 'rowid' | 'tenant' | 'user_id' | 'query' | 'content'>
-  >;
-  for (const row of rows) insert.run(BigInt(row.rowid), indexedTerms(row));
+function turnPosition(record: MemoryRecord, sessionId: string, rowid: number): TurnPosition {
+  return {
+    tenant: record.tenant,
+    userId: record.user_id,
+    sessionId,
+    occurredAt: Date.parse(record.occurred_at),
+    rowid,
+  };
 }
 
 /**
