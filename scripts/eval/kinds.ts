@@ -5,6 +5,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isConflictCorpus, runConflicts } from './conflicts.ts';
+import { formatConflictTables, renderConflictsHtml } from './conflicts-report.ts';
 import { detectLayout } from './datasets.ts';
 import { isPersonalFacts, runPersonalFacts } from './personal-facts.ts';
 import { formatPersonalFactsTables, renderPersonalFactsHtml } from './personal-facts-report.ts';
@@ -42,6 +44,14 @@ export const EVAL_KINDS: readonly EvalKind[] = [
     async run(options) {
       const result = await runPersonalFacts(options);
       return { json: result, text: formatPersonalFactsTables(result), html: () => renderPersonalFactsHtml(result) };
+    },
+  },
+  {
+    name: 'conflicts',
+    matches: isConflictCorpus,
+    async run(options) {
+      const result = await runConflicts(options);
+      return { json: result, text: formatConflictTables(result), html: () => renderConflictsHtml(result) };
     },
   },
   {
