@@ -32,3 +32,22 @@ export function holdsAll(content: string, expected: readonly string[]): boolean 
 export function share(hits: number, total: number): number {
   return total === 0 ? 0 : hits / total;
 }
+
+/** Negation right before the stale words: "decided not to go with Pickfords", "no hob on the island", "不用复合地板". */
+const NEGATED_BEFORE =
+  /(?:\bnot|\bno|\bnever|\binstead of|\bagainst|\brather than|\bwithout|不|没|别|不要|不用|不再)\s*(?:\S+\s+){0,3}$/iu;
+
+/**
+ * A memory still asserts a decision the user took back when it holds the stale words and does not
+ * negate them ("The user decided to do a volcano cake" does; "decided not to go with Pickfords" does not).
+ */
+export function assertsStale(content: string, stale: readonly string[]): boolean {
+  if (!holdsAll(content, stale)) return false;
+  const text = normalise(content);
+  const first = (stale[0] ?? '')
+    .split('|')
+    .map((alt) => normalise(alt.trim()))
+    .find((alt) => alt && text.includes(alt));
+  if (!first) return true;
+  return !NEGATED_BEFORE.test(text.slice(0, text.indexOf(first)));
+}

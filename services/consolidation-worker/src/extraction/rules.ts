@@ -32,6 +32,7 @@ export class RuleExtractor implements Extractor {
         ? chineseFindings(turn.content, ctx)
         : englishFindings(turn.content, ctx);
       for (const finding of findings) note(noted, { ...finding, turnId: turn.id });
+      dropContradictedDecisions(noted, turn);
     }
     // A finding that does not fit the item schema (too short, too long) is not kept rather than failing the job.
     const items = noted.map(toItem).filter((item) => ExtractedItem.safeParse(item).success);
@@ -66,6 +67,29 @@ function note(noted: Noted[], finding: Noted): void {
     if (earlier.value === finding.value) finding.confidence = Math.max(earlier.confidence, finding.confidence);
   }
   noted.push(finding);
+}
+
+/**
+ * A decision the user later contradicts in passing ("Leo wants a T-rex cake, not a volcano",
+ * "instead of Streamlit", "forget Pickfords") no longer stands: it is dropped from the notes.
+ */
+function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
+  for (let i = noted.length - 1; i >= 0; i--) {
+    const decision = noted[i] as Noted;
+    if (decision.category !== 'decision' || decision.answer === 'no') continue;
+    const head = decision.answer
+      .toLowerCase()
+      .replace(/^(?:a|an|the|to)\s+/, '')
+      .split(/\s+/)
+      .find((w) => w.length > 2);
+    if (!head || decision.turnId === turn.id) continue;
+    const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const contradicted = new RegExp(
+      `\\b(?:not|no|instead of|rather than|forget|skip|scrap|drop)\\s+(?:a\\s+|an\\s+|the\\s+)?${escaped}`,
+      'i',
+    );
+    if (contradicted.test(turn.content)) noted.splice(i, 1);
+  }
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -104,12 +104,33 @@ const FRAMES: Frame[] = [
   firstPersonFrame,
 ];
 
+/** "I need a 10-question quiz for Thursday", "I want help with…": work asked of the assistant. */
+function isRequest(expanded: string): boolean {
+  const m =
+    /^(?:i|we)\s+(?:really\s+|also\s+|just\s+)?(?:need|want|would like|am looking for|are looking for)\s+(.+)$/i.exec(
+      expanded,
+    );
+  if (!m) return false;
+  const object = m[1] as string;
+  return (
+    DELIVERABLES_EN.test(object) ||
+    /^(?:to\s+)?(?:help|know|ask|plan|find|figure|prepare|draft|write|get some)\b/i.test(object)
+  );
+}
+
+/** A verb whose object is a bare pronoun ("left it to me", "terrified of them"): nothing to remember without context. */
+const PRONOUN_OBJECT =
+  /\b(?:left|did|do|does|sell|sold|use|like|love|want|of|put|sent|bought|make|made|keep|try|answer|fix|show)\s+(?:it|them|one|that|this|those)\b(?!\s+\w+ing)/i;
+
 function readClause(clause: string, around: ClauseContext): Finding[] {
   const expanded = expand(clause);
+  if (TRANSIENT.test(expanded) || isRequest(expanded)) return [];
   for (const frame of FRAMES) {
     const found = frame(clause, expanded, around);
     if (!found) continue;
-    const list = (Array.isArray(found) ? found : [found]).filter((f) => f.value.length >= 8);
+    const list = (Array.isArray(found) ? found : [found]).filter(
+      (f) => f.value.length >= 8 && (f.category === 'decision' || !PRONOUN_OBJECT.test(f.value)),
+    );
     if (list.length > 0) return list.map((f) => ({ ...f, value: clip(f.value) }));
   }
   return [];
@@ -718,6 +739,12 @@ function planFrame(clause: string, expanded: string, { ctx }: ClauseContext): Fi
     );
   const dated = hasDate(expanded, ctx);
   if (!dated || (!firstPerson && !/\b(is|are|starts?|starting|ends?|due|deadline)\b/i.test(expanded))) return undefined;
+  // "starting October 5", "he starts on October 20": a fragment or an unresolved pronoun says nothing on its own.
+  if (
+    !firstPerson &&
+    (/^(?:starting|from|until|by|on|in|at|he|she|they|it)\b/i.test(expanded) || expanded.split(/\s+/).length < 4)
+  )
+    return undefined;
   if (
     !firstPerson &&
     !future &&
