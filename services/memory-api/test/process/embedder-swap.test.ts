@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+
+/**
+ * An upgrade that changes the built-in model (builtin-v2 → builtin-v3), through real processes:
+ * memory-api + the embedder service. The old store is refused with a way out, kept usable under
+ * the old model by name, and moved to the new model by export → import (which re-embeds).
+ */
+const FACTS = [
+  'Maya is learning to play the cello.',
+  'Maya studied architecture at university.',
+  'Maya has two cats named Miso and Tofu.',
+  'Maya runs five kilometres every morning.',
+  'Maya is saving money to buy a house next year.',
+  'Maya drives an old red Volvo.',
+  'Maya is terrified of flying.',
+];
+// Shares no word with its answer; builtin-v2 (lexical) ranks an unrelated fact first.
+const QUESTION = 'Is she nervous on airplanes?';
+
+let root: string;
+const running: ServiceProcess[] = [];
+const redisPrefix = `test-swap-${randomUUID()}`;
+
+async function start(dataDir: string, embedderEnv: Record<string, string>): Promise<ServiceProcess> {
+  const embedderPort = await freePort();
+  running.push(await spawnService('embedder', { PORT: String(embedderPort), ...embedderEnv }));
+  const api = await spawnMemoryApi({
+    DATA_DIR: dataDir,
+    REDIS_PREFIX: redisPrefix,
+    EMBEDDER_URL: `http://127.0.0.1:${embedderPort}`,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  running.push(api);
+  return api;
+}
+
+async function stopAll(): Promise<void> {
+  for (const child of running.splice(0).reverse()) await child.stop();
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function firstAnswer(api: ServiceProcess): Promise<string> {
+  const res = await post(`${api.url}/retrieve`, { query: QUESTION, user_id: 'maya', top_k: 3 });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { results: Array<{ content: string }> };
+  return body.results[0]?.content ?? '';
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hindsight-embedder-swap-'));
+});
+afterEach(stopAll);
+afterAll(async () => {
+  await stopAll();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('swapping the built-in embedder under an existing store (real processes)', () => {
+  it('refuses the v2 store under v3 naming the way out, keeps it under builtin-v2, and re-embeds it by export/import', async () => {
+    const oldDir = join(root, 'old');
+    let api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
+    for (const content of FACTS) {
+      expect((await post(`${api.url}/store`, { content, memory_type: 'fact', user_id: 'maya' })).status).toBe(201);
+    }
+    await stopAll();
+
+    // The upgrade: the embedder now serves builtin-v3 by default.
+    const embedderPort = await freePort();
+    running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
+    const refused = await spawnMemoryApi(
+      { DATA_DIR: oldDir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
+      { waitReady: false },
+    );
+    running.push(refused);
+    const code = await Promise.race([refused.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+    expect(code).toBe(1);
+    expect(refused.output()).toContain('"builtin-v2-512"');
+    expect(refused.output()).toContain('"builtin-v3-512"');
+    expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v2');
+    expect(refused.output()).toMatch(/re-index/);
+    await stopAll();
+
+    // Kept as it was under the old model, by name (where the question finds nothing relevant first); export it.
+    api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
+    expect(await firstAnswer(api)).not.toBe('Maya is terrified of flying.');
+    const exported = await (await fetch(`${api.url}/v1/export`)).text();
+    expect(exported.trim().split('\n')).toHaveLength(FACTS.length);
+    await stopAll();
+
+    // A fresh store under builtin-v3: the import re-embeds every memory with the new model.
+    api = await start(join(root, 'new'), {});
+    const imported = await fetch(`${api.url}/v1/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: exported,
+    });
+    expect(imported.status).toBe(200);
+    expect((await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()).items).toHaveLength(FACTS.length);
+    expect(await firstAnswer(api)).toBe('Maya is terrified of flying.');
+  });
+});
