@@ -102,7 +102,8 @@ describe('swapping the built-in embedder under an existing store (real processes
       body: exported,
     });
     expect(imported.status).toBe(200);
-    expect((await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()).items).toHaveLength(FACTS.length);
+    const listed = (await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()) as { items: unknown[] };
+    expect(listed.items).toHaveLength(FACTS.length);
     expect(await firstAnswer(api)).toBe('Maya is terrified of flying.');
   });
 });
