@@ -82,8 +82,15 @@ export async function consolidateSession(
   if (session.turns.length === 0) return { ...result, duration_ms: elapsed(started) };
 
   const turnIds = new Set(session.turns.map((t) => t.id));
+  const userTurnIds = new Set(session.turns.filter((t) => t.role === 'user').map((t) => t.id));
   const checkpoint = await extractOnce(deps, session.turns, turnIds, payload);
-  const items = guardExtraction(checkpoint.items, turnIds);
+  const items = guardExtraction(checkpoint.items, turnIds, userTurnIds);
+  if (items.length < checkpoint.items.length) {
+    deps.log.info(
+      { jobId, extracted: checkpoint.items.length, kept: items.length },
+      'left out items that repeat, cite no user turn, or speak in the first person',
+    );
+  }
   Object.assign(result, {
     extracted: items.length,
     extractor: checkpoint.extractor,

@@ -16,13 +16,23 @@ export function isDegenerate(text: string): boolean {
   return han.length >= 16 && new Set(han).size / han.length < 0.25;
 }
 
+/** A value that speaks as the user ("I am allergic…", "我对…") instead of about them. */
+const FIRST_PERSON = /^(?:i|i'm|i've|i'll|my|we|we're|our)\b|^(?:我|我们)/iu;
+
 /**
  * Step 3 of DESIGN §5: schema, length, repetition and count checks on an
- * extractor's output. Any failure throws `ExtractionError`: the job fails loudly
- * and nothing is written or deleted. Exact repeats within the session are merged
- * (their provenance joined).
+ * extractor's output, the same for every extractor. Any failure throws
+ * `ExtractionError`: the job fails loudly and nothing is written or deleted. Exact
+ * repeats within the session are merged (their provenance joined). With
+ * `userTurnIds`, items that cite none of the user's turns (the assistant's own words
+ * are not facts about the user) and values written in the first person (not
+ * self-contained) are left out.
  */
-export function guardExtraction(raw: unknown[], knownTurnIds: ReadonlySet<string>): ExtractedItem[] {
+export function guardExtraction(
+  raw: unknown[],
+  knownTurnIds: ReadonlySet<string>,
+  userTurnIds?: ReadonlySet<string>,
+): ExtractedItem[] {
   if (raw.length > MAX_ITEMS_PER_SESSION) {
     throw new ExtractionError(
       `extractor produced ${raw.length} items, more than the ${MAX_ITEMS_PER_SESSION} a session may yield`,
@@ -46,6 +56,7 @@ export function guardExtraction(raw: unknown[], knownTurnIds: ReadonlySet<string
     const unknown = item.turn_ids.filter((id) => !knownTurnIds.has(id));
     if (unknown.length > 0)
       throw new ExtractionError(`item ${index} cites turns that are not in the session: ${unknown.join(', ')}`);
+    if (userTurnIds && (!item.turn_ids.some((id) => userTurnIds.has(id)) || FIRST_PERSON.test(item.value))) return;
     const key = `${item.category}\u001f${item.value.toLowerCase()}`;
     const earlier = byValue.get(key);
     if (earlier) {

@@ -25,18 +25,28 @@ export interface LlmExtractorSettings {
 
 const Answer = z.object({ items: z.array(z.unknown()) });
 
-const SYSTEM_PROMPT = `You distil durable memories about the user from a finished conversation.
-Return JSON: {"items": [{"category", "key", "query", "value", "confidence", "turn_ids"}]}.
+const SYSTEM_PROMPT = `You take the notes a careful person would take about the user from a finished conversation.
+Each transcript line is "<turn id> [<conversation time, UTC>] <role>: <text>".
+Return JSON: {"items": [{"category", "key", "query", "value", "answer", "confidence", "turn_ids", "replaces"?}]}.
 - category: one of ${EXTRACTED_CATEGORIES.join(', ')}.
-- key: owner and subject, dotted, e.g. "health.allergy.peanuts", "preference.answer_style".
-- query: the question this memory answers, phrased as a question.
-- value: one topic, 50-200 characters, in the language the user spoke, about the user in the third person.
+- key: the slot, "<subject>.<attribute>", lowercase, dotted, stable: "user.home", "user.allergy.shellfish",
+  "person.priya.diet", "org.customers", "decision.offsite_city", "preference.length". One slot, one current value:
+  allergies and other facts that can hold several values put the value in the key.
+- query: the question this note answers, as a question ("What is the user allergic to?").
+- value: one topic, 20-200 characters, self-contained, about the user in the third person ("The user's wife Priya is
+  vegetarian."), in the language the user spoke, keeping their own words for names, numbers and amounts. Resolve
+  relative dates against the conversation time and keep both ("next month (April 2026)").
+- answer: the slot's short value ("Priya", "shellfish", "200 dollars a night", "Lisbon", "no").
 - confidence: 0..1, how sure the conversation makes it.
-- turn_ids: ids of the turns it comes from (e.g. ["t3"]).
-Keep: preferences and dislikes, allergies and health facts, identity (name, timezone, job, location),
-decisions, commitments and reminders, corrections, todos.
-Skip: greetings, thanks, acknowledgements, small talk, transient state ("I'm in a meeting"),
-anything only the assistant said, and the assistant's reasoning. No items → {"items": []}.`;
+- turn_ids: ids of the user's turns it comes from (e.g. ["t3"]).
+- replaces: only for a decision the user took back in this conversation ("make that Lisbon instead"): the old answer.
+  Give only the standing decision, never the one that was reversed.
+Keep: the user's own facts (name, home, job, health conditions, allergies however phrased, diet), people and pets
+around the user with their relation and what is said of them, preferences and standing instructions ("always include
+an answer key", "metric units only"), constraints and budgets, plans with their dates, decisions (and decisions not to
+do something), commitments and reminders, organisation facts (name, product, customers, revenue, plans).
+Skip: greetings, thanks, acknowledgements, small talk, transient state ("I'm in a meeting", "I'm tired"), one-off
+requests to the assistant ("write me a quiz"), questions, and anything only the assistant said. No items → {"items": []}.`;
 
 /**
  * The model-backed extractor: any OpenAI-compatible chat endpoint, JSON output.
@@ -118,7 +128,7 @@ function transcriptChunks(turns: readonly Turn[], charsPerCall: number): string[
   let current = '';
   for (const turn of turns) {
     if (turn.role === 'system' || turn.role === 'note') continue;
-    const line = `${turn.id} ${turn.role}: ${turn.content.replace(/\s+/g, ' ')}\n`;
+    const line = `${turn.id} [${turn.timestamp.slice(0, 16).replace('T', ' ')}] ${turn.role}: ${turn.content.replace(/\s+/g, ' ')}\n`;
     if (current.length > 0 && current.length + line.length > charsPerCall) {
       chunks.push(current);
       current = '';

@@ -162,6 +162,22 @@ describe('extraction guard', () => {
     expect(() => guardExtraction([bad], new Set(['t1']))).toThrow(message);
   });
 
+  it('leaves out items that cite only the assistant’s turns or speak in the first person', () => {
+    const known = new Set(['t1', 't2']);
+    const user = new Set(['t1']);
+    const kept = guardExtraction(
+      [
+        item,
+        { ...item, value: 'The assistant recommended Kreuzberg venues.', turn_ids: ['t2'] },
+        { ...item, value: 'I am allergic to peanuts.' },
+        { ...item, value: '我对花生过敏，不能吃花生。' },
+      ],
+      known,
+      user,
+    );
+    expect(kept.map((i) => i.value)).toEqual(['The user is allergic to peanuts.']);
+  });
+
   it('tells repetitive text from normal text, in English and Chinese', () => {
     expect(isDegenerate('The user is allergic to peanuts and avoids them in every meal.')).toBe(false);
     expect(isDegenerate('好的好的好的好的好的好的好的好的好的')).toBe(true);
