@@ -40,7 +40,7 @@ const TRANSCRIPT_LINE = /^\s*(?:user|human|customer|me|用户|ユーザー|по�
 /** Someone else's words reported or quoted. */
 const REPORTED = folded([
   b(
-    'said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|joked|jokes|shouted|yelled|whispered|replied|used to say|likes to say|always says|heard|read (?:that|a)',
+    'said|says|told|tells|asked|asks|wants|wanted|would like|requested|requests|wrote|writes|mentioned|mentions|joked|jokes|shouted|yelled|whispered|replied|used to say|likes to say|always says|heard|read (?:that|a)',
   ),
   '说(?!出)|让他|让她|叫他|叫她|要求他|要求她|提到|写道|听说',
   b(
@@ -49,8 +49,8 @@ const REPORTED = folded([
   'と言|言われ|言った|によると|から聞',
 ]);
 
-/** The instructions belong to a person or a thing in the user's life, not to the model. */
-const OWNER = folded([
+/** The instructions belong to a person in the user's life (or a thing of theirs), not to the model. */
+const OWNED_BY_PERSON = folded([
   b(
     "boss|manager|teacher|doctor|dentist|landlord|landlady|mom|mum|dad|mother|father|wife|husband|partner|kids?|son|daughter|school|coach|colleague|coworker|client|customer|lawyer|accountant|nurse|vet|professor|instructor|trainer|employer|council|pharmacist|recipe|manual|grandma|grandmother|grandpa|grandfather|aunt|uncle|friend|neighbou?r|it department|hr|landlord's|doctor's|boss's",
   ),
@@ -58,18 +58,23 @@ const OWNER = folded([
     '(?:instructions?|rules?|directions|guidelines?|advice|polic(?:y|ies))(?: that)? (?:i|we|he|she|they|my \\p{L}+|the \\p{L}+) (?:\\p{L}+ )?(?:gave|give|sent|wrote|made|set|left|posted|shared|had|mentioned|got|received)',
   ),
   b(
-    '(?:my|his|her|their|our) (?:\\p{L}+ ){0,2}(?:instructions?|rules?|directions|guidelines?|orders|polic(?:y|ies)|prompts?)',
+    "(?:my|his|her|their|our|the user'?s|user'?s) (?:\\p{L}+ ){0,2}(?:instructions?|rules?|directions|guidelines?|orders|polic(?:y|ies)|prompts?)",
   ),
-  b(
-    '(?:instructions?|rules?|directions|guidelines?|polic(?:y|ies)|prompts?) (?:about|for|on|regarding|concerning|of|from|in|at|by) (?:the |my |our |his |her |their |this |that |a |an )?(?!you(?![\\p{L}])|your|yourself|the assistant|assistant|the ai(?![\\p{L}])|ai(?![\\p{L}])|the model|model|the system|system|the developer|developer|openai|anthropic|above|the above|now(?![\\p{L}])|this conversation|this chat|safety|content|all(?![\\p{L}])|every|any(?![\\p{L}]))\\p{L}',
-  ),
-  '老板|老师|医生|妈妈|爸爸|公司|房东|经理|上司|领导|同事|关于|(?:我|他|她|我们|他们)(?:之前|以前|刚才)?(?:的|给的|说的|定的|写的|发的)[^，。！？]{0,8}(?:指令|指示|规则|要求|说明|通知|安排|设定)',
+  '老板|老师|医生|妈妈|爸爸|公司|房东|经理|上司|领导|同事|(?:我|他|她|我们|他们|用户)(?:之前|以前|刚才)?[^，。！？]{0,10}?(?:的|给的|说的|定的|写的|发的)(?:指令|指示|规则|要求|说明|通知|安排|设定)',
   b(
     'patron|chef|medecin|docteur|professeur|proprietaire|maman|papa|mere|pere|manuel|recette|jefe|jefa|medico|medica|profesor|profesora|casero|casera|mama|madre|padre|receta|arzt|arztin|lehrer|vermieter|mutter|vater|handbuch|rezept|начальник\\p{L}*|врач\\p{L}*|учител\\p{L}*|мам\\p{L}*|пап\\p{L}*|хозя\\p{L}*|capo|insegnante|mamma|manuale|chefe|mae|pai|baas|dokter|leraar|moeder|vader|handleiding',
   ),
-  "(?:instructions?|consignes|regles|instrucciones|reglas|normas|indicaciones|anweisungen|regeln|указани\\p{L}*|инструкци\\p{L}*|правил\\p{L}*|istruzioni|regole|norme|instrucoes|regras|normas|instructies|regels)(?:\\s+\\p{L}+)?\\s+(?:du|de la|des|de l'|del|de los|de las|de|der|vom|von|fur|furs|zum|zur|по|для|от|dal|della|dei|do|da|dos|das|van)\\s+(?!systeme|sistema|system|ia(?![\\p{L}])|ai(?![\\p{L}])|ии(?![\\p{L}]))\\p{L}",
   '上司|医者|先生|母|父|会社|大家|マニュアル|説明書',
   '회사|상사|의사|선생님|엄마|아빠|집주인',
+]);
+
+/** The instructions are about something in the user's life ("… about the meeting time", "les règles du tarot"). */
+const NOT_THE_MODEL =
+  "(?!you(?![\\p{L}])|your|yourself|the assistant|assistant|the ai(?![\\p{L}])|ai(?![\\p{L}])|the model|model|the system|system|the developer|developer|openai|anthropic|above|the above|now(?![\\p{L}])|this conversation|this chat|safety|content|all(?![\\p{L}])|every|any(?![\\p{L}])|systeme|sistema|ia(?![\\p{L}])|ии(?![\\p{L}]))";
+const ABOUT_A_TOPIC = folded([
+  `(?<![\\p{L}\\p{N}])(?:instructions?|rules?|directions|guidelines?|polic(?:y|ies)|prompts?) (?:about|for|on|regarding|concerning|of|from|in|at|by) (?:the |my |our |his |her |their |this |that |a |an )?${NOT_THE_MODEL}\\p{L}`,
+  `(?<![\\p{L}\\p{N}])(?:instructions?|consignes|regles|instrucciones|reglas|normas|indicaciones|anweisungen|regeln|указани\\p{L}*|инструкци\\p{L}*|правил\\p{L}*|istruzioni|regole|norme|instrucoes|regras|instructies|regels)(?:\\s+\\p{L}+)?\\s+(?:du|de la|des|de l'|del|de los|de las|de|der|vom|von|fur|furs|zum|zur|по|для|от|dal|della|dei|do|da|dos|das|van)\\s+${NOT_THE_MODEL}\\p{L}`,
+  '关于',
 ]);
 
 /** Addressed to a person: "forget all your rules, Dad". */
@@ -104,7 +109,8 @@ export function softening(sentence: string, index: number, family: SignalFamily)
   if (META.test(words)) total += 2;
   if (REPORTED.test(words) || TRANSCRIPT_LINE.test(sentence)) total += 1;
   if (insideQuotes(sentence, index)) total += 1;
-  if (ABOUT_RULES.has(family) && OWNER.test(words)) total += 2;
+  if (ABOUT_RULES.has(family) && OWNED_BY_PERSON.test(words)) total += 2;
+  if (ABOUT_RULES.has(family) && ABOUT_A_TOPIC.test(words)) total += 1.5;
   if (VOCATIVE.test(words)) total += 2;
   if (VERB_LED.has(family) && describedSubject(sentence.slice(Math.max(0, index - 80), index))) total += 2;
   return Math.min(MAX_SOFTENING, total);
