@@ -18,6 +18,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { maintenanceRoutes } from './routes/maintenance.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { memoryRoutes } from './routes/memories.ts';
+import { quarantineRoutes } from './routes/quarantine.ts';
 import { searchRoutes } from './routes/search.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { shortFormRoutes } from './routes/short-form.ts';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     }),
   );
+  await app.register(quarantineRoutes(deps.memory.manage));
   await app.register(
     debugRoutes({
       store: deps.memory.store,
