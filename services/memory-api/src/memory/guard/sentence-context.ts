@@ -70,7 +70,7 @@ const OWNED_BY_PERSON = folded([
 
 /** The instructions are about something in the user's life ("… about the meeting time", "les règles du tarot"). */
 const NOT_THE_MODEL =
-  "(?!you(?![\\p{L}])|your|yourself|the assistant|assistant|the ai(?![\\p{L}])|ai(?![\\p{L}])|the model|model|the system|system|the developer|developer|openai|anthropic|above|the above|now(?![\\p{L}])|this conversation|this chat|safety|content|all(?![\\p{L}])|every|any(?![\\p{L}])|systeme|sistema|ia(?![\\p{L}])|ии(?![\\p{L}]))";
+  '(?!you(?![\\p{L}])|your|yourself|the assistant|assistant|the ai(?![\\p{L}])|ai(?![\\p{L}])|the model|model|the system|system|the developer|developer|openai|anthropic|above|the above|now(?![\\p{L}])|this conversation|this chat|safety|content|all(?![\\p{L}])|every|any(?![\\p{L}])|systeme|sistema|ia(?![\\p{L}])|ии(?![\\p{L}]))';
 const ABOUT_A_TOPIC = folded([
   `(?<![\\p{L}\\p{N}])(?:instructions?|rules?|directions|guidelines?|polic(?:y|ies)|prompts?) (?:about|for|on|regarding|concerning|of|from|in|at|by) (?:the |my |our |his |her |their |this |that |a |an )?${NOT_THE_MODEL}\\p{L}`,
   `(?<![\\p{L}\\p{N}])(?:instructions?|consignes|regles|instrucciones|reglas|normas|indicaciones|anweisungen|regeln|указани\\p{L}*|инструкци\\p{L}*|правил\\p{L}*|istruzioni|regole|norme|instrucoes|regras|instructies|regels)(?:\\s+\\p{L}+)?\\s+(?:du|de la|des|de l'|del|de los|de las|de|der|vom|von|fur|furs|zum|zur|по|для|от|dal|della|dei|do|da|dos|das|van)\\s+${NOT_THE_MODEL}\\p{L}`,
