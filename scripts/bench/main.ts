@@ -1,11 +1,13 @@
 /**
- * npm run bench [-- --quick] [--json path] [--skip-embedder]
+ * npm run bench [-- --quick] [--json path] [--skip-embedder] [--store sqlite|postgres]
  *
  * Against a real memory-api process on loopback with the built-in embedder (temp DATA_DIR, unique
  * REDIS_PREFIX, no rate limit): single and batched ingest throughput; `/retrieve` latency
  * p50/p95/p99 under 1 and 16 concurrent clients at 10k and 100k memories over 100 users;
  * memory-api RSS; and, in the same run on the same data, the raw store query and a bare Fastify
  * route (the HTTP floor), with the ratios between them. `--quick` is a CI-sized run (5k memories).
+ * `--store postgres` runs memory-api on PostgreSQL: DATABASE_URL's server, or a PGlite server started
+ * for the run (see scripts/eval/store-choice.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { parsePrometheusText } from '@hindsight/metrics';
 import { spawnService } from '@hindsight/testing';
 import { round } from '../eval/scoring.ts';
 import { freePort, REPO_ROOT, spawnMemoryApi } from '../eval/service-process.ts';
+import { chooseStore, parseStoreName, type StoreChoice } from '../eval/store-choice.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
 import { measureRawStore, type RawStoreFigures } from './raw-store.ts';
 import { Workload } from './workload.ts';
@@ -74,24 +77,29 @@ async function main(): Promise<number> {
       quick: { type: 'boolean' },
       json: { type: 'string' },
       'skip-embedder': { type: 'boolean' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('usage: npm run bench [-- --quick] [--json path] [--skip-embedder]\n');
+    process.stdout.write(
+      'usage: npm run bench [-- --quick] [--json path] [--skip-embedder] [--store sqlite|postgres]\n',
+    );
     return 0;
   }
   const plan = values.quick ? QUICK : FULL;
   const started = performance.now();
   const workload = new Workload(plan.users);
   const embedder = new BuiltinEmbedder({ dimension: 384 });
+  const store = await chooseStore(parseStoreName(values.store));
   const service = await spawnMemoryApi({
-    env: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: String(embedder.dimension) },
+    env: { ...store.env, EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: String(embedder.dimension) },
   });
   const client = new JsonClient(service.url);
   const workDir = await mkdtemp(join(tmpdir(), 'hindsight-bench-'));
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(`memory-api pid ${service.pid} at ${service.url}; ${plan.users} users; plan ${values.quick ? 'quick' : 'full'}`);
+  log(`long-term store: ${store.description}`);
 
   try {
     // Every memory gets its own serial so none is a duplicate of another.
@@ -128,7 +136,7 @@ async function main(): Promise<number> {
       batched.memories += filled;
       batched.seconds += seconds;
       log(`batched ingest (${plan.batchSize}/request) to ${size}: ${(filled / seconds).toFixed(0)} memories/s`);
-      sizes.push(await measureSize(plan, workload, service, client, embedder, workDir, size));
+      sizes.push(await measureSize(plan, workload, service, store, client, embedder, workDir, size));
     }
 
     const largest = sizes[sizes.length - 1] as SizeResult;
@@ -182,6 +190,7 @@ async function main(): Promise<number> {
 
     const result = {
       plan: { ...plan, mode: values.quick ? 'quick' : 'full' },
+      store: store.description,
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
       ingest: { single, batchedPerSecond: round(batchedPerSecond) },
       sizes,
@@ -203,6 +212,7 @@ async function main(): Promise<number> {
   } finally {
     client.close();
     await service.stop();
+    await store.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }
@@ -211,6 +221,7 @@ async function measureSize(
   plan: Plan,
   workload: Workload,
   service: Awaited<ReturnType<typeof spawnMemoryApi>>,
+  store: StoreChoice,
   client: JsonClient,
   embedder: BuiltinEmbedder,
   workDir: string,
@@ -246,7 +257,7 @@ async function measureSize(
   const floor = await measureFloor(answerPath, plan, at);
 
   const rawStore = await measureRawStore({
-    databasePath: join(service.dataDir, 'memory.db'),
+    store: store.open(service.dataDir),
     embedder,
     queries: queries.slice(0, plan.requestsOneClient),
     candidates: Math.max(plan.topK * 4, 20),
@@ -266,9 +277,9 @@ async function measureSize(
     line(`/retrieve, ${plan.concurrency} clients`, concurrent),
     line('HTTP floor (bare Fastify), 1 client', floor.oneClient),
     line(`HTTP floor, ${plan.concurrency} clients`, floor.concurrent),
-    line('raw store query (kNN+FTS5+rows)', rawStore.storeQuery),
-    line('  of which sqlite-vec k-NN', rawStore.knn),
-    line('  of which FTS5', rawStore.fts),
+    line('raw store query (kNN+keyword+rows)', rawStore.storeQuery),
+    line('  of which k-NN', rawStore.knn),
+    line('  of which keyword (BM25)', rawStore.fts),
     line('  of which rows + similarities', rawStore.rows),
     line('query embedding (builtin)', rawStore.embed),
     `  ratio /retrieve ÷ (raw store + HTTP floor): p50 ${ratios.p50.toFixed(2)}, p95 ${ratios.p95.toFixed(2)}`,

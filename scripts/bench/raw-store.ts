@@ -1,7 +1,6 @@
 import type { Embedder } from '@hindsight/embedding';
 import { keywordTokens } from '@hindsight/text';
-import { SqliteMemoryStore } from '../../services/memory-api/src/adapters/store/sqlite/store.ts';
-import type { SearchScope } from '../../services/memory-api/src/memory/store-port.ts';
+import type { MemoryStore, SearchScope } from '../../services/memory-api/src/memory/store-port.ts';
 import { type LatencyFigures, summariseLatency } from './http-client.ts';
 
 export interface RawStoreFigures {
@@ -15,18 +14,19 @@ export interface RawStoreFigures {
 }
 
 /**
- * The store-side floor of a search: the same SQLite file memory-api writes, opened by the same
- * adapter in this process, asked for what one `/retrieve` asks of it (same candidate count, same
+ * The store-side floor of a search: the same store memory-api writes (its SQLite file, or its
+ * PostgreSQL schema), opened by the same adapter in this process, asked for what one `/retrieve` asks of it (same candidate count, same
  * scope), without HTTP, validation, fusion, reranking or serialisation.
  */
 export async function measureRawStore(options: {
-  databasePath: string;
+  /** The store memory-api wrote, opened here by the same adapter. */
+  store: MemoryStore;
   embedder: Embedder;
   queries: ReadonlyArray<{ query: string; userId: string }>;
   candidates: number;
   tenant?: string;
 }): Promise<RawStoreFigures> {
-  const store = new SqliteMemoryStore(options.databasePath);
+  const store = options.store;
   await store.open({ model: options.embedder.model, dimension: options.embedder.dimension });
   const tenant = options.tenant ?? 'default';
   const samples = {

@@ -13,11 +13,13 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectEvalKind } from './kinds.ts';
 import { DEFAULT_KS } from './run.ts';
+import { spawnMemoryApi } from './service-process.ts';
 import { formatSessionsTables, renderSessionsHtml } from './sessions/report.ts';
 import { runSessionsEval } from './sessions/run.ts';
+import { chooseStore, parseStoreName, type StoreName } from './store-choice.ts';
 
 const USAGE = `usage: npm run eval -- --dataset <dir|file.json> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
-                      [--url <memory-api url>] [--api-key <key>] [--quiet]
+                      [--url <memory-api url> | --store sqlite|postgres] [--api-key <key>] [--quiet]
        npm run eval -- --sessions <dir> [--json out.json] [--html report.html] [--url <memory-api url with a worker>]`;
 
 export async function evalMain(argv: readonly string[]): Promise<number> {
@@ -42,17 +44,26 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`--top-k takes integers between 1 and 100, e.g. 5,10,25,50\n`);
     return 1;
   }
+  if (values.store !== undefined && values.url !== undefined) {
+    process.stderr.write(`--store picks the store of the memory-api the eval starts; with --url it has none\n`);
+    return 1;
+  }
+  let onStore: Awaited<ReturnType<typeof spawnOnStore>> | undefined;
   try {
     const apiKey = values['api-key'] ?? process.env.HINDSIGHT_API_KEY;
     const dataset = resolve(values.dataset);
     const kind = await detectEvalKind(dataset);
+    // --store: the eval's memory-api is started here, on that store, and given to the kind by URL.
+    if (values.store !== undefined) onStore = await spawnOnStore(parseStoreName(values.store));
+    const url = onStore?.service.url ?? values.url;
     const report = await kind.run({
       dataset,
       ks,
-      ...(values.url ? { url: values.url } : {}),
+      ...(url ? { url } : {}),
       ...(apiKey ? { apiKey } : {}),
       progress: !values.quiet,
     });
+    if (onStore) process.stdout.write(`long-term store: ${onStore.store.description}\n`);
     process.stdout.write(`${report.text}\n`);
     if (values.json) await writeOut(values.json, `${JSON.stringify(report.json, null, 2)}\n`);
     if (values.html) await writeOut(values.html, report.html());
@@ -60,6 +71,27 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`eval failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
+  } finally {
+    await onStore?.stop();
+  }
+}
+
+/** A memory-api child process on the chosen store; `stop` ends both. */
+async function spawnOnStore(name: StoreName) {
+  const store = await chooseStore(name);
+  try {
+    const service = await spawnMemoryApi({ env: store.env });
+    return {
+      store,
+      service,
+      stop: async () => {
+        await service.stop();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
   }
 }
 
@@ -93,6 +125,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'string' },
       html: { type: 'string' },
       url: { type: 'string' },
+      store: { type: 'string' },
       'api-key': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },

@@ -33,7 +33,7 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
     db,
     host: '127.0.0.1',
     port,
-    maxConnections: options.maxConnections ?? 8,
+    maxConnections: options.maxConnections ?? 32,
   });
   await server.start();
   return {
@@ -53,7 +53,7 @@ export async function spawnPgliteServer(
   options: PgliteServerOptions & { readyTimeoutMs?: number } = {},
 ): Promise<PgliteServer & { process: ServiceProcess }> {
   const port = options.port ?? (await freePort());
-  const args = [`--port=${port}`, `--max-connections=${options.maxConnections ?? 8}`];
+  const args = [`--port=${port}`, `--max-connections=${options.maxConnections ?? 32}`];
   if (options.dataDir) args.push(`--data-dir=${options.dataDir}`);
   const child = await spawnService({
     name: 'pglite',
