@@ -1,5 +1,6 @@
 import { AppError, type ErrorBody, toErrorBody } from '@hindsight/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /**
@@ -54,4 +55,40 @@ function clientErrorCode(error: FastifyError, status: number): string {
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'unsupported_media_type';
   if (status === 429) return 'rate_limited';
   return 'bad_request';
+}
+
+/**
+ * Errors Fastify raises before any route runs (its `frameworkErrors` option): a path that is not
+ * percent-encoded UTF-8 (`/v1/memories/%C0%AF`, a lone surrogate's `%ED%A0%80`) or a path
+ * parameter past the router's limit, in the same envelope as every other error.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply
+      .status(400)
+      .send({ error: { code: 'bad_request', message: 'the URL is not valid percent-encoded UTF-8' } });
+    return;
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(414).send({ error: { code: 'uri_too_long', message: 'a path parameter of this URL is too long' } });
+    return;
+  }
+  reply.log.error({ err: error }, 'framework error');
+  reply.status(status >= 500 ? 500 : status).send({ error: { code: 'internal', message: 'internal error' } });
+}
+
+/** A request the HTTP parser could not read (no route, no reply object): the envelope, then close. */
+export function clientErrorReply(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLarge
+      ? { code: 'headers_too_large', message: 'the request headers are too large' }
+      : { code: 'bad_request', message: 'the request is not valid HTTP/1.1' },
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

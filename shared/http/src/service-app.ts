@@ -1,7 +1,7 @@
 import { type Logger, loggerOptions } from '@hindsight/logger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { registerErrorHandler } from './errors.ts';
+import { clientErrorReply, frameworkErrorReply, registerErrorHandler } from './errors.ts';
 import { requestLogController } from './request-logging.ts';
 
 export interface ServiceAppOptions {
@@ -30,6 +30,11 @@ export function createServiceApp(options: ServiceAppOptions) {
       : { logger: loggerOptions({ service: options.service, level: options.level }) }),
     bodyLimit: options.bodyLimit,
     requestIdHeader: 'x-request-id',
+    // Ids may be 128 characters (the schemas say so and answer 422 past it); the router's own
+    // limit (100) would refuse valid ones first.
+    maxParamLength: 512,
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
     ...(options.requestLogging === 'debug' ? { logController: requestLogController(options.level) } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../support/app.ts';
 
@@ -114,5 +115,93 @@ describe('admin and debug routes are decided on the route the router matched', (
   it('answers 401 to an unmatched path without a key, not a public 404', async () => {
     expect((await rawRequest(port, 'GET', '/no/such/route')).status).toBe(401);
     expect((await rawRequest(port, 'GET', '/no/such/route', tenant)).status).toBe(404);
+  });
+});
+
+/**
+ * Spellings of a path: half of them ones the router still resolves to the same route (some
+ * characters percent-encoded, upper or lower hex — what fooled the raw-URL check), the others
+ * anything else a client may send (the other case, double encoding, doubled slashes, `.`
+ * segments, trailing slash, parameter or query). Seeded, so a failure replays.
+ */
+function spellings(path: string, count: number, seed: number): string[] {
+  const hexOf = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+  const resolvable = (c: string): fc.Arbitrary<string> =>
+    c === '/'
+      ? fc.constant('/')
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.constant(c) },
+          { weight: 1, arbitrary: fc.constantFrom(`%${hexOf(c).toUpperCase()}`, `%${hexOf(c)}`) },
+        );
+  const wild = (c: string): fc.Arbitrary<string> =>
+    c === '/'
+      ? fc.constantFrom('/', '/', '/', '//', '/./')
+      : fc.constantFrom(c, c, c.toUpperCase(), `%${hexOf(c).toUpperCase()}`, `%${hexOf(c)}`, `%25${hexOf(c)}`);
+  const spelled = (character: (c: string) => fc.Arbitrary<string>, suffix: fc.Arbitrary<string>) =>
+    fc.tuple(fc.tuple(...[...path].map(character)), suffix).map(([chars, end]) => `${chars.join('')}${end}`);
+  return fc.sample(
+    fc.oneof(
+      spelled(resolvable, fc.constantFrom('', '', '?x=1')),
+      spelled(wild, fc.constantFrom('', '', '/', '?x=1', ';x', '%2f', '#')),
+    ),
+    { seed, numRuns: count },
+  );
+}
+
+describe('generated spellings of every admin and debug route', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(TENANT_KEYS);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const ROUTES: Array<[method: string, path: string]> = [
+    ['GET', '/admin/queues/api/queues'],
+    ['GET', '/admin/queues/api/redis/stats'],
+    ['PUT', '/admin/queues/api/queues/hindsight/pause'],
+    ['POST', '/admin/maintenance/decay'],
+    ['GET', '/debug/memory'],
+  ];
+
+  it.each(ROUTES)('%s %s: no spelling lets a tenant key or no key in', async (method, path) => {
+    const refused: string[] = [];
+    for (const [index, spelled] of spellings(path, 60, 20_251_201 + path.length).entries()) {
+      for (const headers of [auth('key-globex'), {}]) {
+        const response = await rawRequest(port, method, spelled, headers, method === 'GET' ? undefined : '{}');
+        if (
+          ![400, 401, 403, 404].includes(response.status) ||
+          /"queues"|"layers"|"total"|"archived"/.test(response.body)
+        ) {
+          refused.push(`#${index} ${method} ${spelled} → ${response.status} ${response.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(await t.deps.hindsight.queue.queue.isPaused()).toBe(false);
+  });
+
+  it('answers a path that is not percent-encoded UTF-8 in the error envelope', async () => {
+    for (const path of ['/%C0%AFadmin/queues', '/v1/memories/%ED%A0%80', '/v1/memories/%zz', '/debug/%FF']) {
+      const response = await rawRequest(port, 'GET', path, auth('key-globex'));
+      expect(response.status, path).toBe(400);
+      expect(JSON.parse(response.body), path).toEqual({
+        error: { code: 'bad_request', message: expect.stringMatching(/percent-encoded UTF-8/) },
+      });
+    }
+  });
+
+  it('accepts the path ids the schemas accept (up to 128 characters) and refuses longer ones with 422', async () => {
+    const id128 = 'i'.repeat(128);
+    const found = await rawRequest(port, 'GET', `/v1/memories/${id128}`, auth('key-globex'));
+    expect(found.status).toBe(404);
+    const tooLong = await rawRequest(port, 'GET', `/v1/memories/${id128}x`, auth('key-globex'));
+    expect(tooLong.status).toBe(422);
+    expect(JSON.parse(tooLong.body).error.code).toBe('validation_failed');
   });
 });
