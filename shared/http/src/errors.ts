@@ -1,5 +1,5 @@
-import { AppError, type ErrorBody, toErrorBody } from '@hindsight/errors';
 import type { Socket } from 'node:net';
+import { AppError, type ErrorBody, toErrorBody } from '@hindsight/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -65,9 +65,7 @@ function clientErrorCode(error: FastifyError, status: number): string {
 export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 400;
   if (error.code === 'FST_ERR_BAD_URL') {
-    reply
-      .status(400)
-      .send({ error: { code: 'bad_request', message: 'the URL is not valid percent-encoded UTF-8' } });
+    reply.status(400).send({ error: { code: 'bad_request', message: 'the URL is not valid percent-encoded UTF-8' } });
     return;
   }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
@@ -75,7 +73,7 @@ export function frameworkErrorReply(error: FastifyError, _request: FastifyReques
     return;
   }
   reply.log.error({ err: error }, 'framework error');
-  reply.status(status >= 500 ? 500 : status).send({ error: { code: 'internal', message: 'internal error' } });
+  reply.status(Math.min(status, 500)).send({ error: { code: 'internal', message: 'internal error' } });
 }
 
 /** A request the HTTP parser could not read (no route, no reply object): the envelope, then close. */
