@@ -49,19 +49,20 @@ const ADMIN_READS = [
   '/debug;x/memory',
 ];
 
-describe('admin and debug routes are decided on the route the router matched', () => {
-  let t: TestApp;
-  let port: number;
-  const tenant = auth('key-globex');
+let t: TestApp;
+let port: number;
 
-  beforeAll(async () => {
-    t = await startTestApp(TENANT_KEYS);
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as AddressInfo).port;
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+beforeAll(async () => {
+  t = await startTestApp(TENANT_KEYS);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  port = (t.app.server.address() as AddressInfo).port;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('admin and debug routes are decided on the route the router matched', () => {
+  const tenant = auth('key-globex');
 
   it.each(ADMIN_READS)('refuses a tenant key at %s', async (path) => {
     const response = await rawRequest(port, 'GET', path, tenant);
@@ -149,18 +150,6 @@ function spellings(path: string, count: number, seed: number): string[] {
 }
 
 describe('generated spellings of every admin and debug route', () => {
-  let t: TestApp;
-  let port: number;
-
-  beforeAll(async () => {
-    t = await startTestApp(TENANT_KEYS);
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as AddressInfo).port;
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-
   const ROUTES: Array<[method: string, path: string]> = [
     ['GET', '/admin/queues/api/queues'],
     ['GET', '/admin/queues/api/redis/stats'],

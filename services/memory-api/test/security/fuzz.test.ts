@@ -1,14 +1,14 @@
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TENANT_KEYS, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { knownFailureOf } from './known-failures.ts';
+import { type SecurityApp, startSecurityApp } from './support/app.ts';
 import { answerProblems, describeRequest, wasRejected } from './support/checks.ts';
 import { type IdPools, seedTenant } from './support/fixtures.ts';
-import { RawClient } from './support/http.ts';
-import { type Operation, operationsOf } from './support/openapi.ts';
+import type { RawClient } from './support/http.ts';
+import type { Operation } from './support/openapi.ts';
 import { type Credentials, requestsFor } from './support/requests.ts';
-import { purgeTenant, securityRedisUrl, stateChanges, stateOf } from './support/state.ts';
+import { purgeTenant, stateChanges, stateOf } from './support/state.ts';
 
 /**
  * The attack suite (issue 10 "Also", issue 12 "Done when"): every operation of memory-api's
@@ -27,27 +27,20 @@ const ONLY = process.env.FUZZ_ONLY;
 
 const ACME: Credentials = { tenantKey: 'key-acme', tenant: 'acme', adminKey: 'key-admin' };
 
+let app: SecurityApp;
 let t: TestApp;
 let client: RawClient;
 let operations: Operation[];
 let globex: IdPools;
 
 beforeAll(async () => {
-  t = await startTestApp({ ...TENANT_KEYS, REDIS_URL: securityRedisUrl() });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  client = new RawClient((t.app.server.address() as AddressInfo).port);
-  const document = await client.send({
-    method: 'GET',
-    path: '/docs/json',
-    headers: { authorization: 'Bearer key-acme' },
-  });
-  operations = operationsOf(JSON.parse(document.body));
+  app = await startSecurityApp();
+  ({ t, client, operations } = app);
   globex = await seedTenant(client, 'key-globex', 'globex');
 }, 60_000);
 
 afterAll(async () => {
-  client?.close();
-  await t?.close();
+  await app?.close();
 });
 
 interface Finding {

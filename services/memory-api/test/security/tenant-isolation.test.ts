@@ -1,13 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TENANT_KEYS, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { knownIsolationFailureOf } from './known-failures.ts';
+import { type SecurityApp, startSecurityApp } from './support/app.ts';
 import { answerProblems, describeRequest } from './support/checks.ts';
 import { type IdPools, jsonHeaders, seedTenant } from './support/fixtures.ts';
-import { RawClient, type RawResponse } from './support/http.ts';
+import type { RawClient, RawResponse } from './support/http.ts';
 import { probesFor } from './support/isolation.ts';
-import { type Operation, operationsOf } from './support/openapi.ts';
-import { purgeTenant, securityRedisUrl, stateChanges, tenantState } from './support/state.ts';
+import type { Operation } from './support/openapi.ts';
+import { purgeTenant, stateChanges, tenantState } from './support/state.ts';
 
 /**
  * Tenant isolation generated from the route table: for every operation of the OpenAPI
@@ -19,6 +19,7 @@ import { purgeTenant, securityRedisUrl, stateChanges, tenantState } from './supp
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_201);
 const PROBES_PER_OPERATION = Number(process.env.ISOLATION_PROBES ?? 8);
 
+let app: SecurityApp;
 let t: TestApp;
 let client: RawClient;
 let operations: Operation[];
@@ -26,15 +27,8 @@ let acme: IdPools;
 let exportedLine: Record<string, unknown>;
 
 beforeAll(async () => {
-  t = await startTestApp({ ...TENANT_KEYS, REDIS_URL: securityRedisUrl() });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  client = new RawClient((t.app.server.address() as AddressInfo).port);
-  const document = await client.send({
-    method: 'GET',
-    path: '/docs/json',
-    headers: { authorization: 'Bearer key-globex' },
-  });
-  operations = operationsOf(JSON.parse(document.body));
+  app = await startSecurityApp();
+  ({ t, client, operations } = app);
   acme = await seedTenant(client, 'key-acme', 'acme');
   const written = await client.send({
     method: 'POST',
@@ -52,8 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  client?.close();
-  await t?.close();
+  await app?.close();
 });
 
 const errorCode = (response: RawResponse): unknown => {
