@@ -17,6 +17,7 @@ export function formatSessionsTables(result: SessionsEvalResult): string {
     String(s.facts),
     `${pct(s.kept)}`,
     `${pct(s.distilled)}`,
+    `${pct(s.extracted)}`,
     `${pct(s.baselineKept)}`,
     `${s.noise}/${s.semanticMemories} (${pct(s.noiseShare)})`,
     `${s.reversedActive}/${s.reversals}`,
@@ -31,6 +32,7 @@ export function formatSessionsTables(result: SessionsEvalResult): string {
         'facts',
         'kept@5 %',
         'distilled@5 %',
+        'in semantic %',
         'raw-turns kept@5 %',
         'noise (share %)',
         'reversed active',
@@ -55,7 +57,7 @@ export function renderSessionsHtml(result: SessionsEvalResult): string {
   const table = scopes
     .map(
       ([name, s]) =>
-        `<tr><td>${escapeHtml(name)}</td><td>${s.users}</td><td>${s.facts}</td><td>${pct(s.kept)}</td><td>${pct(s.distilled)}</td><td>${pct(s.baselineKept)}</td><td>${s.noise}/${s.semanticMemories} (${pct(s.noiseShare)} %)</td><td>${s.reversedActive}/${s.reversals}</td></tr>`,
+        `<tr><td>${escapeHtml(name)}</td><td>${s.users}</td><td>${s.facts}</td><td>${pct(s.kept)}</td><td>${pct(s.distilled)}</td><td>${pct(s.extracted)}</td><td>${pct(s.baselineKept)}</td><td>${s.noise}/${s.semanticMemories} (${pct(s.noiseShare)} %)</td><td>${s.reversedActive}/${s.reversals}</td></tr>`,
     )
     .join('\n');
   const missed = result.facts
@@ -76,9 +78,9 @@ export function renderSessionsHtml(result: SessionsEvalResult): string {
     'hindsight sessions eval',
     `<h1>Sessions eval</h1>
 <p>${result.fixture.users} users, ${result.fixture.sessions} sessions, ${result.fixture.turns} turns, ${result.fixture.facts} gold facts, played through memory-api's HTTP API and ended, so the real consolidation worker (extractor <code>${escapeHtml(result.service.extractor)}</code>) distilled them.
-<b>kept@5</b>: the gold fact's words are in one of the top 5 results of <code>/retrieve</code> for its question; <b>distilled@5</b>: the same among semantic memories only; <b>noise</b>: active semantic memories that hold no gold fact; <b>reversed active</b>: decisions the user took back that an active semantic memory still states. The raw-turns baseline keeps every turn as an episodic memory and distils nothing. The held-out split is never tuned on.</p>
+<b>kept@5</b>: the gold fact's words are in one of the top 5 results of <code>/retrieve</code> for its question; <b>distilled@5</b>: the same among semantic memories only (<b>in semantic</b>: some active semantic memory holds it, ranked or not); <b>noise</b>: active semantic memories that hold no gold fact; <b>reversed active</b>: decisions the user took back that an active semantic memory still states. The raw-turns baseline keeps every turn as an episodic memory and distils nothing. The held-out split is never tuned on.</p>
 ${chart}
-<table><thead><tr><th>scope</th><th>users</th><th>facts</th><th>kept@5 %</th><th>distilled@5 %</th><th>raw turns kept@5 %</th><th>noise</th><th>reversed active</th></tr></thead><tbody>
+<table><thead><tr><th>scope</th><th>users</th><th>facts</th><th>kept@5 %</th><th>distilled@5 %</th><th>in semantic %</th><th>raw turns kept@5 %</th><th>noise</th><th>reversed active</th></tr></thead><tbody>
 ${table}
 </tbody></table>
 <p>Consolidation (server-side job duration): ${c.jobs} jobs, ${c.failed} failed, p50 ${c.p50Ms} ms, max ${c.maxMs} ms${c.longest ? `; the longest session, ${c.longest.turns} turns, took ${c.longest.ms} ms` : ''}.</p>

@@ -38,6 +38,8 @@ export interface FactOutcome {
   expect: string[];
   kept: boolean;
   distilled: boolean;
+  /** Some active semantic memory holds the answer (distilled, whether or not search ranks it top 5). */
+  extracted: boolean;
   baseline: boolean;
   /** The first result that held the answer, or the top result when none did (for the report). */
   evidence: string | null;
@@ -50,6 +52,8 @@ export interface SplitSummary {
   facts: number;
   kept: number;
   distilled: number;
+  /** Share of facts some active semantic memory holds (ranking aside). */
+  extracted: number;
   baselineKept: number;
   semanticMemories: number;
   noise: number;
@@ -205,6 +209,7 @@ async function playUser(
       expect: gold.expect,
       kept: hit !== undefined,
       distilled: distilled.results.some((r) => holdsAll(r.content, gold.expect)),
+      extracted: semantic.some((m) => holdsAll(m.content, gold.expect)),
       baseline: baseline.results.some((r) => holdsAll(r.content, gold.expect)),
       evidence: (hit ?? kept.results[0])?.content ?? null,
     });
@@ -267,6 +272,7 @@ function summarise(outcomes: readonly UserOutcome[]): SplitSummary {
     facts: facts.length,
     kept: share(facts.filter((f) => f.kept).length, facts.length),
     distilled: share(facts.filter((f) => f.distilled).length, facts.length),
+    extracted: share(facts.filter((f) => f.extracted).length, facts.length),
     baselineKept: share(facts.filter((f) => f.baseline).length, facts.length),
     semanticMemories: semantic,
     noise,

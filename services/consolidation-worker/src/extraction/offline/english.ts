@@ -23,7 +23,7 @@ const RELATION = `(${[...RELATIONS_EN]
 const NAME = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Prof|Professor)\.?\s+)?[A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)`;
 
 const LEAD =
-  /^(?:(?:and|but|so|also|plus|oh|ah|btw|by the way|hmm+|um+|uh+|ok(?:ay)?|yeah|yes|yep|well|anyway|then|cool|great|good|nice|right|alright|ugh|lol|haha+)\b[\s,!.:-]*)+/i;
+  /^(?:(?:and|but|so|also|plus|oh|ah|btw|by the way|hmm+|um+|uh+|ok(?:ay)?|yeah|yes|yep|well|anyway|then|cool|great|good|nice|right|alright|ugh|lol|haha+|hi|hello|hey|hiya|hola|morning|good morning|good evening|evening|thanks|thank you)\b[\s,!.:-]*)+/i;
 
 const QUESTION_START =
   /^(?:what|which|who|whom|whose|where|when|why|how|is|are|am|was|were|do|does|did|can|could|would|should|shall|will|may|might|have|has|any)\b/i;
@@ -38,7 +38,7 @@ const TRANSIENT =
 /** Reads one user turn (English): its sentences, their clauses, each against the frames below. */
 export function englishFindings(text: string, ctx: SessionContext): Finding[] {
   const findings: Finding[] = [];
-  for (const clauses of clausesOf(text)) {
+  for (const clauses of clausesOf(text).map(regroup)) {
     const sentenceText = clauses.join(' ');
     if (isQuestionSentence(sentenceText)) continue;
     let carried: Finding | undefined;
@@ -59,12 +59,33 @@ export function englishFindings(text: string, ctx: SessionContext): Finding[] {
       }
       // A clause that only adds detail to the one before ("…, Maya is 7 and Tom is 4").
       if (carried && carried.category === 'fact' && !/^i\b/i.test(clause) && !TRANSIENT.test(clause)) {
-        const longer = `${carried.value.replace(/[.。]$/, '')}, ${clause}.`;
+        const longer = `${carried.value.replace(/[.。]$/, '')}, ${clause.replace(/[,;:\s]+$/, '')}.`;
         if (longer.length <= 200) carried.value = longer;
       }
     });
   }
   return findings;
+}
+
+/**
+ * compromise's clauses, adjusted to what a note needs: a relative or contrastive tail ("which is
+ * over our 1,500 budget", "but only at the end", "not inline") stays with its clause, and a second
+ * first-person statement joined by "and"/"but" ("… June and I'm drowning in logistics") is its own.
+ */
+function regroup(clauses: string[]): string[] {
+  const out: string[] = [];
+  for (const clause of clauses) {
+    const parts = clause.split(/\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're)\b)/i);
+    for (const part of parts) {
+      const previous = out.at(-1);
+      if (previous !== undefined && /^(?:which|who|where|but only|but not|not|only|except)\b/i.test(part)) {
+        out[out.length - 1] = `${previous.replace(/[,;]\s*$/, '')}, ${part}`;
+      } else {
+        out.push(part);
+      }
+    }
+  }
+  return out;
 }
 
 function isQuestionSentence(text: string): boolean {
@@ -215,6 +236,7 @@ function decisionFrame(clause: string, expanded: string, { ctx }: ClauseContext)
   const replaced = /\binstead of\s+(?:the\s+)?([^,.;]+)/i.exec(text)?.[1]?.trim();
   const clean = (object: string) =>
     object
+      .replace(/[,;.\s]+$/, '')
       .replace(/\s*\binstead of\b.*$/i, '')
       .replace(/\s*\binstead\b/i, '')
       .replace(/\s*\bafter all\b/i, '')
@@ -606,7 +628,7 @@ function dietFrame(clause: string, expanded: string): Finding | undefined {
 }
 
 const MONEY =
-  /(?:[$€£¥]\s?\d[\d,.]*\s?(?:k|m)?|\b\d[\d,.]*\s?(?:k|m)?\s*(?:dollars|usd|euros?|eur|pounds|gbp|quid|rand|yen|yuan|rmb|francs|chf|kr|krona|kronor|sek|nok|aud|cad)\b|\b\d+k\b)/i;
+  /(?:\b\d[\d,.]*\s?k?\s+(?:total\s+)?budget\b|[$€£¥]\s?\d[\d,.]*\s?(?:k|m)?|\b\d[\d,.]*\s?(?:k|m)?\s*(?:dollars|usd|euros?|eur|pounds|gbp|quid|rand|yen|yuan|rmb|francs|chf|kr|krona|kronor|sek|nok|aud|cad)\b|\b\d+k\b)/i;
 
 function budgetFrame(clause: string, expanded: string): Finding | undefined {
   if (!MONEY.test(expanded)) return undefined;
@@ -626,6 +648,7 @@ function budgetFrame(clause: string, expanded: string): Finding | undefined {
         .replace(/^(?:the\s+)?(total\s+)?budget\b/i, "The user's $1budget")
         .replace(/^max(?:imum)?\b/i, "The user's maximum budget is")
         .replace(/^(?:company policy|policy)\b/i, "The user's company policy")
+        .replace(/\b(?:our|my)\b/gi, 'their')
         .replace(/^(?!The user)/, 'The user mentioned: '),
     );
   }
@@ -777,7 +800,9 @@ function planFrame(clause: string, expanded: string, { ctx }: ClauseContext): Fi
   };
 }
 
-function firstPersonFrame(clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
+function firstPersonFrame(clause: string, rawExpanded: string, { ctx }: ClauseContext): Finding | undefined {
+  // "The new house is in Headingley": the user's new things are the user's.
+  const expanded = rawExpanded.replace(/^the new\b/i, 'our new');
   if (!/^(?:i|we|my|our)\b/i.test(expanded) || HEDGES.test(expanded) || TRANSIENT.test(expanded)) return undefined;
   const words = expanded.split(/\s+/);
   if (words.length < 3) return undefined;
