@@ -38,11 +38,11 @@ export class AnchorIndex {
     });
   }
 
-  /** For each pattern (by position), whether the text contains one of its anchors. */
-  admitted(text: string): boolean[] {
+  /** For each pattern (by position), whether the text (given as its distinct words) contains one of its anchors. */
+  admitted(words: ReadonlySet<string>): boolean[] {
     const admitted: boolean[] = [];
     for (const position of this.always) admitted[position] = true;
-    for (const word of new Set(text.match(/[\p{L}\p{N}]+/gu) ?? [])) {
+    for (const word of words) {
       for (const position of this.byWord.get(word) ?? []) admitted[position] = true;
       for (const [stem, position] of this.stemsByStart.get(word.slice(0, 2)) ?? []) {
         if (word.startsWith(stem)) admitted[position] = true;
@@ -50,6 +50,11 @@ export class AnchorIndex {
     }
     return admitted;
   }
+}
+
+/** The distinct words of a text, as anchors and word lists see them. */
+export function wordsOf(text: string): Set<string> {
+  return new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
 function push(map: Map<string, number[]>, key: string, position: number): void {

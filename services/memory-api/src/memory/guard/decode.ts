@@ -19,12 +19,15 @@ const PERCENT_RUN = /(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){4,}/g;
 const ENTITY = /&#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}));|&(lt|gt|amp|quot|apos|nbsp);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
 
+const LONG_RUN = /\S{16}/;
+
 /** At most this many blobs per text are decoded, so a huge note cannot make the guard slow. */
 const MAX_BLOBS = 8;
 
 export function decodeHiddenText(text: string): DecodedText[] {
   const found: DecodedText[] = [];
-  if (text.length >= 16) {
+  // Every blob is a run of 16+ characters without a space; most memories have none.
+  if (LONG_RUN.test(text)) {
     for (const match of matchesOf(BASE64_RUN, text)) {
       if (found.length >= MAX_BLOBS) break;
       const run = match[0];

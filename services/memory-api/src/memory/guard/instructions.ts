@@ -1,4 +1,4 @@
-import { AnchorIndex } from './anchors.ts';
+import { AnchorIndex, wordsOf } from './anchors.ts';
 import { decodeHiddenText } from './decode.ts';
 import { canonicalView, compactLetters, extractTagText, rot13 } from './normalise.ts';
 import { CJK } from './patterns/cjk.ts';
@@ -55,9 +55,14 @@ const COMPACT_TRIGGER =
   /ignore|disregard|forget|override|bypass|reveal|print|show|output|repeat|display|youarenow|doanything|developermode|jailbreak|忽略|无视|忽视|忘记|忘掉|無視|忘れ|игнорируи|забудь/u;
 
 /** Hints that a text is ROT13 or reversed English, so the costly re-read happens only then. */
-const ROT13_HINT =
-  /(?<![a-z])(?:vtaber|qvfertneq|sbetrg|vafgehpgvbaf?|flfgrz|cebzcg|ehyrf|bireevqr|erirny|cergraq|wnvyoernx|lbhe|lbh|cerivbhf|nyy|gur|naq|abj)(?![a-z])/gu;
-const REVERSED_HINT = /snoitcurtsni|suoiverp|erongi|tpmorp|selur|tegrof|metsys|drageridsid/u;
+const ROT13_WORDS: ReadonlySet<string> = new Set(
+  'vtaber qvfertneq sbetrg vafgehpgvbaf vafgehpgvba flfgrz cebzcg ehyrf bireevqr erirny cergraq wnvyoernx lbhe lbh cerivbhf nyy gur naq abj'.split(
+    ' ',
+  ),
+);
+const REVERSED_WORDS: ReadonlySet<string> = new Set(
+  'snoitcurtsni suoiverp erongi tpmorp selur tegrof metsys drageridsid'.split(' '),
+);
 
 /** "DAN" in capitals is the jailbreak persona ("Dan" is a name): counted only when the original has it so. */
 const DAN: SignalPattern = signal('unrestricted', 1.5, words('dan'));
@@ -77,7 +82,8 @@ export function assessInstructions(content: string, depth = 0): InstructionAsses
   const { hidden, visible } = extractTagText(content);
   const view = canonicalView(visible, TRIGGER_WORDS);
 
-  const phrases = phraseEvidence(view.text, /\bDAN\b/u.test(view.original));
+  const words = wordsOf(view.text);
+  const phrases = phraseEvidence(view.text, words, /\bDAN\b/u.test(view.original));
   for (const [family, weight] of phrases.byFamily) add(family, weight);
   const structural = new Map<SignalFamily, number>();
   for (const { family, weight } of structuralEvidence(view.text, view.original)) {
@@ -94,8 +100,10 @@ export function assessInstructions(content: string, depth = 0): InstructionAsses
 
   if (depth < MAX_DEPTH) {
     const rereads: string[] = [];
-    if ((view.text.match(ROT13_HINT) ?? []).length >= 2) rereads.push(rot13(view.text));
-    if (REVERSED_HINT.test(compact)) rereads.push([...view.text].reverse().join(''));
+    let rot13Words = 0;
+    for (const word of words) if (ROT13_WORDS.has(word)) rot13Words += 1;
+    if (rot13Words >= 2) rereads.push(rot13(view.text));
+    if ([...words].some((word) => REVERSED_WORDS.has(word))) rereads.push([...view.text].reverse().join(''));
     for (const { text } of decodeHiddenText(view.original)) rereads.push(text);
     for (const text of rereads) {
       const inner = assessInstructions(text, depth + 1);
@@ -195,9 +203,9 @@ class SentenceEvidence {
  * its context softens. The text scores its strongest sentence plus half of each other sentence
  * that scores at least 1.
  */
-function phraseEvidence(text: string, capitalDan: boolean): PhraseEvidence {
+function phraseEvidence(text: string, words: ReadonlySet<string>, capitalDan: boolean): PhraseEvidence {
   const patterns = capitalDan ? PATTERNS_WITH_DAN : PATTERNS;
-  const admitted = (capitalDan ? ANCHORS_WITH_DAN : ANCHORS).admitted(text);
+  const admitted = (capitalDan ? ANCHORS_WITH_DAN : ANCHORS).admitted(words);
   const scripts = new Map<RegExp, boolean>();
   let sentences: Sentence[] | undefined;
   const evidence = new Map<number, SentenceEvidence>();

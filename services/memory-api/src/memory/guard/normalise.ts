@@ -247,19 +247,26 @@ const CJK_SPACING = new RegExp(`(?<=${CJK_CHAR})[^\\S\\n]+(?=${CJK_CHAR})`, 'gu'
 export function canonicalView(input: string, triggerWords: ReadonlySet<string>): CanonicalView {
   const counts: ObfuscationCounts = { invisibleInWords: 0, bidiControls: 0, mixedScriptWords: 0, leetWords: 0 };
   const original = stripInvisible(input.normalize('NFKC'), counts);
+  const ascii = !NON_ASCII.test(original);
   // Look-alikes are resolved before lower-casing: case tells Υ (Y) from υ (u).
   let text = '';
   let last = 0;
   WORD.lastIndex = 0;
   for (let match = WORD.exec(original); match; match = WORD.exec(original)) {
     const word = match[0];
-    const seen = lowerFolded(resolveLookalikes(word, triggerWords, counts));
-    text += lowerFolded(original.slice(last, match.index)) + undoLeet(seen, triggerWords, counts);
+    if (ascii) {
+      text += original.slice(last, match.index).toLowerCase() + undoLeet(word.toLowerCase(), triggerWords, counts);
+    } else {
+      const seen = lowerFolded(resolveLookalikes(word, triggerWords, counts));
+      text += lowerFolded(original.slice(last, match.index)) + undoLeet(seen, triggerWords, counts);
+    }
     last = match.index + word.length;
   }
   text += lowerFolded(original.slice(last));
-  return { text: text.replace(CJK_SPACING, ''), original, counts };
+  return { text: ascii ? text : text.replace(CJK_SPACING, ''), original, counts };
 }
+
+const NON_ASCII = /[\u0080-\u{10FFFF}]/u;
 
 function lowerFolded(text: string): string {
   return foldAccents(text.toLowerCase());
@@ -269,7 +276,7 @@ function lowerFolded(text: string): string {
 const WORD = /[\p{L}\p{M}\p{N}@$|!]*[\p{L}\p{N}][\p{L}\p{M}\p{N}@$|!]*/gu;
 
 function foldAccents(text: string): string {
-  if (!/[\u0080-\u{10FFFF}]/u.test(text)) return text;
+  if (!NON_ASCII.test(text)) return text;
   // Recompose afterwards so kana keep their voicing marks (those are not in U+0300–036F).
   return text.normalize('NFD').replace(COMBINING, '').normalize('NFC');
 }
@@ -311,10 +318,10 @@ function mapChars(word: string, table: Record<string, string>): string {
 }
 
 function undoLeet(word: string, triggerWords: ReadonlySet<string>, counts: ObfuscationCounts): string {
-  // Two-character codes ("a5", "b4", "m3") are paper sizes and grades, not leetspeak.
-  if (word.length < 3 || triggerWords.has(word) || !/[a-z]/.test(word)) return word;
-  // Digits and symbols for letters ("1gn0r3"), or l for a capital I ("lgnore").
-  if (!LEET_CHARS.test(word) && !word.startsWith('l')) return word;
+  // Digits and symbols for letters ("1gn0r3"), or l for a capital I ("lgnore"); two-character
+  // codes ("a5", "b4", "m3") are paper sizes and grades, not leetspeak.
+  if ((word[0] !== 'l' && !LEET_CHARS.test(word)) || word.length < 3) return word;
+  if (triggerWords.has(word) || !/[a-z]/.test(word)) return word;
   const base = mapChars(word, LEET).replace(/!(?=[a-z])/g, 'i');
   for (const candidate of [base.replace(/[1|]/g, 'i'), base.replace(/[1|]/g, 'l'), base.replace(/[1|l]/g, 'i')]) {
     if (candidate !== word && triggerWords.has(candidate)) {
