@@ -231,6 +231,27 @@ describe('hindsight consolidation through the API with a real worker process', (
     expect((await stack.client.search({ query: 'nursery sage green', user_id: u })).results).toEqual([]);
   });
 
+  it('gives a decision reversed in a later session the slot of the decision it takes back', async () => {
+    const u = 'reversal-user';
+    await consolidate('reversal-1', u, [
+      say(u, 'user', 'We decided to use Streamlit for the dashboard.'),
+      say(u, 'assistant', 'Streamlit is quick to start with.'),
+    ]);
+    const [first] = (await memoriesOf(u)).filter((m) => m.category === 'decision');
+    expect(first?.metadata).toMatchObject({
+      key: expect.stringMatching(/^decision\./),
+      answer: expect.stringMatching(/Streamlit/),
+    });
+
+    await consolidate('reversal-2', u, [
+      say(u, 'user', "Streamlit turned out too slow. Let's switch to Dash instead of Streamlit."),
+      say(u, 'assistant', 'Dash handles that load well.'),
+    ]);
+    const second = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'reversal-2');
+    expect(second?.content).toBe('The user decided to switch to Dash.');
+    expect(second?.metadata).toEqual({ key: first?.metadata.key, answer: 'Dash', replaces: 'Streamlit' });
+  });
+
   it('refreshes the user’s profile summary after a consolidation', async () => {
     const deadline = Date.now() + 30_000;
     let summary = await stack.client.userSummary('en-user');

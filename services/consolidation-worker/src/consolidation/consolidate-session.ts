@@ -5,6 +5,7 @@ import type { MemoryApiClient } from '@hindsight/memory-client';
 import type { MemoryInput, Turn, WriteResult } from '@hindsight/memory-model';
 import { guardExtraction } from '../extraction/guard.ts';
 import type { ExtractedItem, Extractor } from '../extraction/port.ts';
+import { adoptReversedSlots } from './reversals.ts';
 import { sessionSummary } from './session-summary.ts';
 import { isRefusal, transcriptMemories, writeTranscript } from './transcript.ts';
 
@@ -159,10 +160,11 @@ async function extractOnce(
   const extraction = await deps.extractor.extract(turns, { sessionId: payload.session_id, userId: payload.user_id });
   // Guard before checkpointing, so a bad extraction is never reused by a retry.
   guardExtraction(extraction.items, turnIds);
+  const items = await adoptReversedSlots(deps.api, payload.user_id, extraction.items);
   const checkpoint: ExtractionCheckpoint = {
     through_seq: payload.through_seq,
     extractor: deps.extractor.name,
-    items: extraction.items,
+    items,
     llm_calls: extraction.llmCalls,
     tokens: extraction.tokens,
   };

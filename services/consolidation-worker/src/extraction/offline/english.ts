@@ -285,8 +285,7 @@ function decisionFrame(clause: string, expanded: string, { ctx }: ClauseContext)
     /^(?:use|do|get|go|book|try|buy|hire|take|keep|move|plant|grow|build|launch|hold|have|make|rent|switch|stay|skip|order|cook|run)\b/i.test(
       object,
     );
-  const phrase =
-    verb && !/^(make it|switch to)$/i.test(verb) ? `${verb} ${object}` : startsWithVerb ? object : `go with ${object}`;
+  const phrase = verb && !/^make it$/i.test(verb) ? `${verb} ${object}` : startsWithVerb ? object : `go with ${object}`;
   return decision(
     slug(headWords(object, 2)),
     object,
