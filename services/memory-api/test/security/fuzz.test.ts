@@ -22,7 +22,7 @@ import { purgeTenant, stateChanges, stateOf } from './support/state.ts';
  * (e.g. `POST /store`) replays only the operations whose name contains it, with the same requests.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_251_201);
-const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 90);
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 80);
 const ONLY = process.env.FUZZ_ONLY;
 
 const ACME: Credentials = { tenantKey: 'key-acme', tenant: 'acme', adminKey: 'key-admin' };

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { knownIsolationFailureOf } from './known-failures.ts';
@@ -25,6 +26,7 @@ let client: RawClient;
 let operations: Operation[];
 let acme: IdPools;
 let exportedLine: Record<string, unknown>;
+let acmeStream: { sessionId: string; close(): void } | undefined;
 
 beforeAll(async () => {
   app = await startSecurityApp();
@@ -43,11 +45,33 @@ beforeAll(async () => {
     headers: jsonHeaders('key-globex'),
   });
   exportedLine = JSON.parse(exported.body.split('\n')[0] as string) as Record<string, unknown>;
+  acmeStream = await openSseSession(client.port, 'key-acme', 'acme-alice');
+  acme.streamSessionIds.push(acmeStream.sessionId);
 }, 60_000);
 
 afterAll(async () => {
+  acmeStream?.close();
   await app?.close();
 });
+
+/** acme's MCP SSE session, held open for the whole file like a desktop client would. */
+function openSseSession(port: number, key: string, userId: string): Promise<{ sessionId: string; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path: '/sse', headers: { authorization: `Bearer ${key}`, 'x-user-id': userId } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /sessionId=([\w-]+)/.exec(text);
+          if (match) resolve({ sessionId: match[1] as string, close: () => request.destroy() });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 const errorCode = (response: RawResponse): unknown => {
   try {

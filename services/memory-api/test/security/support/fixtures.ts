@@ -7,11 +7,20 @@ export interface IdPools {
   sessionIds: string[];
   userIds: string[];
   jobIds: string[];
+  /** Open MCP SSE sessions (`GET /sse`) of this tenant, when a test opened one. */
+  streamSessionIds: string[];
   /** Text only this tenant's data contains: finding it in another tenant's answer is a leak. */
   canaries: string[];
 }
 
-export const emptyPools = (): IdPools => ({ memoryIds: [], sessionIds: [], userIds: [], jobIds: [], canaries: [] });
+export const emptyPools = (): IdPools => ({
+  memoryIds: [],
+  sessionIds: [],
+  userIds: [],
+  jobIds: [],
+  streamSessionIds: [],
+  canaries: [],
+});
 
 export const jsonHeaders = (key: string): Record<string, string> => ({
   authorization: `Bearer ${key}`,

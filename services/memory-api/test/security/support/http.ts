@@ -23,7 +23,7 @@ export interface RawResponse {
 export class RawClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
-  constructor(private readonly port: number) {}
+  constructor(readonly port: number) {}
 
   send(request: RawRequest, timeoutMs = 15_000): Promise<RawResponse> {
     return new Promise((resolve) => {
@@ -41,15 +41,23 @@ export class RawClient {
           agent: this.agent,
         },
         (res) => {
+          const contentType = String(res.headers['content-type'] ?? '');
+          const stream = contentType.startsWith('text/event-stream');
           const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              contentType: String(res.headers['content-type'] ?? ''),
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
+          const answer = () => ({
+            status: res.statusCode ?? 0,
+            contentType,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            // A stream stays open: its answer is the status and the first event, then the client hangs up.
+            if (stream && Buffer.concat(chunks).includes('\n\n')) {
+              resolve(answer());
+              req.destroy();
+            }
+          });
+          res.on('end', () => resolve(answer()));
           res.on('error', (error) => resolve({ status: 0, contentType: '', body: String(error) }));
         },
       );

@@ -25,6 +25,7 @@ export function unknownIds(): IdPools {
     sessionIds: [`nosession-${tag}-1`, `nosession-${tag}-2`],
     userIds: [`nobody-${tag}-1`, `nobody-${tag}-2`],
     jobIds: [`consolidate-${randomBytes(12).toString('hex')}-1`],
+    streamSessionIds: [randomUUID()],
     canaries: [`canary${randomBytes(6).toString('hex')}`],
   };
 }
@@ -91,6 +92,7 @@ function queryValue(name: string, ids: IdPools, choice: number, victimTenant: st
   if (name === 'user_id') return pick(ids.userIds, choice);
   if (name === 'session_id') return pick(ids.sessionIds, choice);
   if (name === 'tenant') return victimTenant;
+  if (name === 'sessionId' && ids.streamSessionIds.length > 0) return pick(ids.streamSessionIds, choice);
   if (name === 'limit') return '1000';
   if (name === 'through') return '100';
   if (name === 'memory_type') return 'semantic';
@@ -110,7 +112,7 @@ function rawBody(
     const line = (id: string) => JSON.stringify({ ...exported, id, user_id: pick(ids.userIds, choice) });
     return { body: ids.memoryIds.map(line).join('\n'), type: 'application/x-ndjson' };
   }
-  if (op.name === 'POST /mcp') {
+  if (op.name === 'POST /mcp' || op.name === 'POST /messages') {
     const calls = [
       { name: 'memory_search', arguments: { query: pick(ids.canaries, 0), user_id: pick(ids.userIds, choice) } },
       { name: 'memory_forget', arguments: { memory_id: pick(ids.memoryIds, choice) } },
