@@ -1,85 +1,201 @@
-import { keywordTokens } from '@hindsight/text';
+import { analyseStatement, CHANGED_VALUE, type Statement } from './statements.ts';
 
 /**
- * Decides whether a newer statement contradicts an older one about the same
- * subject (then the older is superseded) or is compatible with it (then it may be
- * merged). Implementations: rule-based (below, offline) and LLM-based.
+ * A memory as the judge sees it: its text and, when an extractor wrote it, the question it answers,
+ * its slot (`key`, subject + attribute), the slot's short `answer`, and the answer it takes back
+ * (`replaces`, for a reversal).
+ */
+export interface StatementInput {
+  content: string;
+  query?: string | null;
+  key?: string | null;
+  answer?: string | null;
+  replaces?: string | null;
+}
+
+/**
+ * How a newer statement relates to an older one of the same user:
+ * - `contradicts`: same subject and attribute, incompatible value — the older is superseded;
+ * - `refines`: same subject and attribute, compatible (a restatement or added detail) — the newer
+ *   may be merged into the older when they are near-duplicates;
+ * - `unrelated`: about something else (or nothing) — both stay.
+ * `reason` names the rule (or the judge) that decided; it goes into the history entry.
+ */
+export type Relation =
+  | { kind: 'contradicts'; reason: string }
+  | { kind: 'refines'; reason: string }
+  | { kind: 'unrelated'; reason: string };
+
+/**
+ * Decides how a newer statement relates to an older one about the same user. Implementations:
+ * rule-based (below, offline) and LLM-based (adapters/llm/contradiction-judge.ts).
  */
 export interface ContradictionJudge {
   readonly name: string;
-  contradicts(older: string, newer: string): Promise<boolean>;
+  relate(older: StatementInput, newer: StatementInput): Promise<Relation>;
 }
 
-const NEGATION_EN =
-  /\b(not|no|never|none|nor|without|hate[sd]?|dislikes?|disliked|quit|quits|quitted|stopped|stops|gave up|give up|given up|avoids?|can't stand)\b|n't\b/gi;
-const CHANGE_EN =
-  /\b(no longer|any ?more|switched|switching|changed|moved|instead|now|actually|used to|these days|from now on|not anymore|updated|became|become)\b/i;
-const NEGATION_ZH = /不|没|別|别|戒|讨厌|拒绝|停止/g;
-const CHANGE_ZH = /不再|改成|改为|换成|换了|现在|其实|已经|以后|搬到|改用/;
-const KEY_VALUE = /^(.*?)\s*(?:\b(?:is|are|was|were|equals)\b|=|:|是|为)\s*(.+)$/i;
+/** "also likes red tea": one more, not instead. */
+const ADDITIVE = /\b(?:too|also|as well|in addition|as much)\b|也|还/iu;
 
-/** Cue words carry polarity, not subject; leave them out when comparing subjects. */
-const CUE_TERMS = new Set(
-  keywordTokens(
-    'not no never none nor without hate hates hated dislike dislikes disliked quit quits stopped stop gave give given up avoid avoids longer anymore any more switched switching changed moved instead now actually used these days from updated became become like likes liked love loves loved enjoy enjoys prefer prefers really still',
-  ),
-);
-const ZH_CUE_CHARS = /[不没別别戒讨厌拒绝停止再改成为换了现在其实已经以后搬到喜欢爱很]/g;
-
-/** Keys like "the user is …" name the owner, not an attribute: no key/value rule for them. */
-const GENERIC_SUBJECTS = new Set(keywordTokens('user i he she they we it person customer 用户 我 他 她'));
-
-function subjectTerms(text: string): Set<string> {
-  return new Set(keywordTokens(text.replace(ZH_CUE_CHARS, ' ')).filter((t) => !CUE_TERMS.has(t)));
-}
-
-/** Negative statements ("doesn't", "quit", "不再", "戒了"); stacked cues in one sentence still mean one negation. */
-function isNegative(text: string): boolean {
-  return (text.match(NEGATION_EN)?.length ?? 0) + (text.match(NEGATION_ZH)?.length ?? 0) > 0;
-}
-
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const t of a) if (b.has(t)) shared++;
-  return shared / Math.min(a.size, b.size);
-}
-
-function sameSet(a: Set<string>, b: Set<string>): boolean {
-  return a.size === b.size && [...a].every((t) => b.has(t));
-}
+const unrelated = (reason: string): Relation => ({ kind: 'unrelated', reason });
+const contradicts = (reason: string): Relation => ({ kind: 'contradicts', reason: `rule:${reason}` });
+const refines = (reason: string): Relation => ({ kind: 'refines', reason: `rule:${reason}` });
 
 /**
- * Rules, English and Chinese: opposite polarity about the same subject ("likes
- * coffee" / "has quit coffee", "喜欢咖啡" / "不再喝咖啡"), a change cue with a
- * different value ("switched to tea"), or the same key with another value
- * ("timezone is UTC+8" / "timezone is UTC+1").
+ * Rules, English and Chinese. A contradiction needs the same subject and the same attribute with an
+ * incompatible value: the same extractor key with another value, the same "<key> is <value>" key,
+ * the same single-valued attribute (where one lives, works, what one's job, diet or marital status
+ * is) with another value, a change away from what the older one says ("moved from Berlin", "sold
+ * his Toyota"), or a denial of the same topic ("no longer vegetarian", "不再吃素了"). Two facts
+ * of the same sentence shape about different attributes share no topic and are never related;
+ * text without content words is related to nothing.
  */
 export class RuleContradictionJudge implements ContradictionJudge {
   readonly name = 'rules';
 
-  async contradicts(older: string, newer: string): Promise<boolean> {
-    const olderSubject = subjectTerms(older);
-    const newerSubject = subjectTerms(newer);
-    const related = overlap(olderSubject, newerSubject);
-
-    const olderKv = KEY_VALUE.exec(older.trim());
-    const newerKv = KEY_VALUE.exec(newer.trim());
-    if (olderKv && newerKv) {
-      const olderKey = subjectTerms(olderKv[1] ?? '');
-      const newerKey = subjectTerms(newerKv[1] ?? '');
-      const specificKey = [...olderKey].some((t) => !GENERIC_SUBJECTS.has(t));
-      if (specificKey && sameSet(olderKey, newerKey)) {
-        const olderValue = subjectTerms(olderKv[2] ?? '');
-        const newerValue = subjectTerms(newerKv[2] ?? '');
-        // A value that only adds detail ("peanuts" → "peanuts and shellfish") refines; it does not contradict.
-        return ![...olderValue].every((t) => newerValue.has(t));
-      }
-    }
-    if (related < 0.5) return false;
-    const polarityFlipped = isNegative(older) !== isNegative(newer);
-    if (polarityFlipped) return true;
-    const changeCue = CHANGE_EN.test(newer) || CHANGE_ZH.test(newer);
-    return changeCue && !sameSet(olderSubject, newerSubject);
+  async relate(older: StatementInput, newer: StatementInput): Promise<Relation> {
+    return relateStatements(analyse(older), analyse(newer));
   }
+}
+
+export function analyse(input: StatementInput): Statement {
+  return analyseStatement(input.content, {
+    key: input.key ?? null,
+    query: input.query ?? null,
+    answer: input.answer ?? null,
+    replaces: input.replaces ?? null,
+  });
+}
+
+/**
+ * The deterministic part of every judge: what is settled without reading the meaning. (Two
+ * different extractor keys settle nothing: a slot id can carry polarity, `user.likes.jazz` and
+ * `user.dislikes.jazz_anymore`, so the text decides.)
+ */
+export function relationBeyondDoubt(older: Statement, newer: Statement): Relation | undefined {
+  if (older.contentFree || newer.contentFree) return unrelated('content-free');
+  if (older.relative !== newer.relative) return unrelated('different-subject');
+  // A reversal names what it takes back: "decided on Paris" replaces "Rome".
+  if (newer.replaces && (newer.replaces === older.answer || contains(older.topic, termsOfAnswer(newer.replaces)))) {
+    return contradicts('replaces-answer');
+  }
+  // The same slot with another answer; the same answer may still be denied, which the text tells.
+  if (older.key && older.key === newer.key && older.answer && newer.answer && older.answer !== newer.answer) {
+    return contradicts('same-key');
+  }
+  return undefined;
+}
+
+export function relateStatements(older: Statement, newer: Statement): Relation {
+  const settled = relationBeyondDoubt(older, newer);
+  if (settled) return settled;
+  if (newer.tentative) return unrelated('tentative');
+
+  if (older.key && older.key === newer.key) return compareValues(older, newer, older.topic, newer.topic, 'same-key');
+
+  if (older.keyValue && newer.keyValue) {
+    if (!sameTerms(older.keyValue.key, newer.keyValue.key)) return unrelated('different-key');
+    return compareValues(older, newer, older.keyValue.value, newer.keyValue.value, 'same-key');
+  }
+
+  const shared = [...older.frames.keys()].filter((name) => newer.frames.has(name));
+  if (shared.length > 0) {
+    const verdicts = shared.map((name) =>
+      compareValues(
+        older,
+        newer,
+        older.frames.get(name) as ReadonlySet<string>,
+        newer.frames.get(name) as ReadonlySet<string>,
+        `same-attribute:${name}`,
+      ),
+    );
+    return verdicts.find((v) => v.kind === 'contradicts') ?? (verdicts[0] as Relation);
+  }
+
+  // "moved from Berlin", "sold his Toyota": what the newer left behind is what the older is about.
+  const left = overlap(newer.from, older.topic);
+  if (left > 0 && (left === newer.from.size || left === older.topic.size)) return contradicts('changed-from');
+
+  const jaccard = similarity(older.topic, newer.topic);
+  const common = overlap(older.topic, newer.topic);
+  const contained = common > 0 && common === Math.min(older.topic.size, newer.topic.size);
+  if (deniedIn(older, newer.topic) !== deniedIn(newer, older.topic)) {
+    const sameTopic = jaccard >= 0.5 || (contained && Math.max(older.topic.size, newer.topic.size) <= 3);
+    return sameTopic ? contradicts('negation') : unrelated('different-topic');
+  }
+  if (older.query && older.query === newer.query && newer.changed && jaccard < 1) {
+    return contradicts('same-question-changed');
+  }
+  if (contained && jaccard >= 1 / 3) return refines('same-topic');
+  // "prefers window seats" → "now prefers aisle seats": a new choice of the same thing.
+  if (older.prefers && newer.prefers && newer.changed && common > 0 && !ADDITIVE.test(newer.text)) {
+    return contradicts('preference-changed');
+  }
+  return unrelated('different-topic');
+}
+
+/**
+ * Two values of the same attribute: a value denied in one and affirmed in the other, or a value
+ * that is not the old one (nor contains it), contradicts; one that restates or extends it refines.
+ * Polarity is read in the clause that holds the value: in "quit teaching and is now a lawyer" the
+ * occupation "lawyer" is affirmed.
+ */
+function compareValues(
+  olderStatement: Statement,
+  newerStatement: Statement,
+  older: ReadonlySet<string>,
+  newer: ReadonlySet<string>,
+  rule: string,
+): Relation {
+  // "changed jobs" after "works at Google": the attribute moved on, whatever to.
+  if (newer.has(CHANGED_VALUE)) return older.has(CHANGED_VALUE) ? refines(rule) : contradicts(`${rule}:changed`);
+  if (older.has(CHANGED_VALUE)) return unrelated('earlier-change');
+  if (deniedIn(olderStatement, older) !== deniedIn(newerStatement, newer)) {
+    // "doesn't live in Madrid" says nothing against "lives in Berlin".
+    return overlap(older, newer) > 0 ? contradicts(`${rule}:negated`) : unrelated('different-value');
+  }
+  const keepsOld = older.size > 0 && [...older].every((t) => newer.has(t));
+  return keepsOld ? refines(rule) : contradicts(rule);
+}
+
+/**
+ * Whether `statement` denies, as read in its clause most about `terms`: "likes oolong tea, no
+ * sugar" affirms the tea although a later clause denies something.
+ */
+function deniedIn(statement: Statement, terms: ReadonlySet<string>): boolean {
+  let best = statement.clauses[0];
+  let bestOverlap = -1;
+  for (const clause of statement.clauses) {
+    const shared = overlap(clause.topic, terms);
+    if (shared > bestOverlap) {
+      best = clause;
+      bestOverlap = shared;
+    }
+  }
+  return best?.negative ?? false;
+}
+
+function contains(whole: ReadonlySet<string>, part: ReadonlySet<string>): boolean {
+  return part.size > 0 && [...part].every((t) => whole.has(t));
+}
+
+function termsOfAnswer(answer: string): Set<string> {
+  return analyseStatement(answer).topic as Set<string>;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared;
+}
+
+function similarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const shared = overlap(a, b);
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+function sameTerms(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return similarity(a, b) >= 2 / 3;
 }

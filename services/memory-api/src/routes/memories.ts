@@ -1,4 +1,5 @@
 import {
+  HistoryEntry,
   ListQuery,
   MemoryBatchInput,
   MemoryInput,
@@ -19,15 +20,8 @@ const HistoryResponse = z.object({
   id: z.string(),
   status: z.string(),
   superseded_by: z.string().nullable(),
-  entries: z.array(
-    z.object({
-      at: z.string(),
-      action: z.string(),
-      content: z.string(),
-      note: z.string().optional(),
-      memory_id: z.string(),
-    }),
-  ),
+  // The record's own history entry shape (with the reason of each merge and supersede), plus whose it is.
+  entries: z.array(HistoryEntry.extend({ memory_id: z.string() })),
 });
 
 export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): FastifyPluginAsyncZod {

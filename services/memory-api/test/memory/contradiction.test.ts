@@ -1,27 +1,152 @@
 import { describe, expect, it } from 'vitest';
 import { RuleContradictionJudge } from '../../src/memory/contradiction.ts';
+import { hasContentWords } from '../../src/memory/statements.ts';
 
 const judge = new RuleContradictionJudge();
+const relation = async (older: string, newer: string) =>
+  (await judge.relate({ content: older }, { content: newer })).kind;
 
 describe('rule-based contradiction judge', () => {
   it.each([
     ['The user likes coffee', 'The user has quit coffee'],
     ['The user likes coffee', "The user doesn't drink coffee anymore"],
+    ['Tom lives in Berlin', 'Tom moved from Berlin to Madrid'],
     ['The user lives in Berlin', 'The user moved to Lisbon'],
+    ['Maria is vegetarian', 'Maria is no longer vegetarian'],
+    ['Maria is vegetarian', 'Maria eats meat again'],
     ['timezone is UTC+8', 'timezone is UTC+1'],
+    ['My favourite band is Radiohead', 'My favorite band is now Arcade Fire'],
     ['The meeting is on Tuesday', 'The meeting is on Thursday'],
-    ['用户喜欢喝咖啡', '用户已经戒了咖啡，不再喝咖啡'],
-    ['用户喜欢猫', '用户不喜欢猫'],
+    ['Priya works at Google', 'Priya now works at Microsoft'],
+    ['Olga works for Siemens', 'Olga left Siemens and joined Bosch'],
+    ['Leo is a teacher', 'Leo quit teaching and is now a lawyer'],
+    ['Kenji drives a Toyota', 'Kenji sold his Toyota and now drives a Tesla'],
+    ['Sam is single', 'Sam got married last June'],
+    ['I drink tea in the morning', 'I switched from tea to coffee in the morning'],
+    ['Alex is 34 years old', 'Alex is 35 years old'],
+    ['I prefer window seats', 'I now prefer aisle seats'],
+    ['I like tea', 'I used to like tea'],
+    ['我喜欢喝咖啡', '我已经戒咖啡了'],
+    ['我吃素', '我不再吃素了'],
+    ['我住在北京', '我从北京搬到上海了'],
+    ['李娜在腾讯工作', '李娜现在在阿里巴巴工作'],
+    ['我在腾讯工作', '我换工作了，现在在字节跳动'],
+    ['我的时区是UTC+8', '我的时区是UTC+2'],
+    ['我每天抽烟', '我戒烟了'],
+    ['我已婚', '我离婚了'],
+    ['我是老师', '我现在是程序员'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
-    expect(await judge.contradicts(older, newer)).toBe(true);
+    expect(await relation(older, newer)).toBe('contradicts');
+  });
+
+  it.each([
+    // The issue's failures: the same sentence shape about different attributes.
+    ['Maria is vegetarian', 'Maria is learning to play the cello'],
+    ['Maria is vegetarian', 'Maria dislikes spicy food'],
+    ['Maria is lactose intolerant', 'Maria is afraid of heights'],
+    ['Maria is lactose intolerant', 'Maria is colour-blind'],
+    ['Kenji is married to Aiko', 'Kenji is a software engineer at Sony'],
+    ["Priya's favourite colour is teal", "Priya's favourite food is ramen"],
+    ["Priya's daughter is allergic to peanuts", 'Priya is not allergic to anything'],
+    ['I like jazz', "I don't like country music"],
+    ["I don't like being called by my last name", 'I prefer email over phone calls'],
+    ['Tom lives in Berlin', "Tom doesn't live in Madrid"],
+    ['The user goes to the gym', 'The user wants to quit the gym'],
+    ['我吃素', '我不吃辣'],
+    ['我对乳糖不耐受', '我对青霉素过敏'],
+    ['李娜喜欢绿茶', '李娜不喜欢早起'],
+    ['用户喜欢简洁的回答', '用户住在上海'],
+  ])('"%s" and "%s" are about different things', async (older, newer) => {
+    expect(await relation(older, newer)).toBe('unrelated');
   });
 
   it.each([
     ['The user likes coffee', 'The user likes coffee with oat milk'],
-    ['The user likes jazz', 'The user has a dog named Rex'],
-    ['The user is allergic to peanuts', 'The user is allergic to peanuts and shellfish'],
-    ['用户喜欢简洁的回答', '用户住在上海'],
-  ])('"%s" is compatible with "%s"', async (older, newer) => {
-    expect(await judge.contradicts(older, newer)).toBe(false);
+    ['Maria is allergic to peanuts', 'Maria is allergic to peanuts and shellfish'],
+    ['Tom lives in Berlin', 'Tom lives in Berlin-Kreuzberg, near the canal'],
+    ['Maria is vegetarian', 'Maria is a vegetarian'],
+    ['我喜欢喝乌龙茶', '我喜欢喝乌龙茶，不加糖'],
+    ['我住在上海', '我住在上海浦东'],
+  ])('"%s" is refined by "%s"', async (older, newer) => {
+    expect(await relation(older, newer)).toBe('refines');
   });
+
+  it('reads the attribute from the extractor key and question when they are given', async () => {
+    const where = 'Where does the user live?';
+    const diet = 'What health or diet constraints does the user have?';
+    expect(
+      await judge.relate(
+        { content: 'Lives in Berlin', query: where, key: 'identity.location' },
+        { content: 'Lives in Madrid now', query: where, key: 'identity.location' },
+      ),
+    ).toEqual({ kind: 'contradicts', reason: 'rule:same-key' });
+    expect(
+      (
+        await judge.relate(
+          { content: 'The user is vegetarian', query: diet, key: 'health.vegetarian' },
+          { content: 'The user is lactose intolerant', query: diet, key: 'health.lactose_intolerant' },
+        )
+      ).kind,
+    ).toBe('unrelated');
+    // The same slot with another answer; a slot id that carries polarity still meets its denial.
+    expect(
+      await judge.relate(
+        { content: 'The user lives in Berlin.', key: 'user.home', answer: 'Berlin' },
+        { content: 'The user moved to Madrid.', key: 'user.home', answer: 'Madrid' },
+      ),
+    ).toEqual({ kind: 'contradicts', reason: 'rule:same-key' });
+    expect(
+      (
+        await judge.relate(
+          { content: 'The user likes jazz.', key: 'user.likes.jazz', answer: 'jazz' },
+          {
+            content: 'The user does not like jazz anymore.',
+            key: 'user.dislikes.jazz_anymore',
+            answer: 'jazz anymore',
+          },
+        )
+      ).kind,
+    ).toBe('contradicts');
+    expect(
+      (
+        await judge.relate(
+          { content: 'The user is vegetarian.', key: 'user.diet', answer: 'vegetarian' },
+          { content: 'The user is not vegetarian anymore.', key: 'user.diet', answer: 'vegetarian' },
+        )
+      ).kind,
+    ).toBe('contradicts');
+    // A reversal names the answer it takes back.
+    expect(
+      await judge.relate(
+        { content: 'The user will fly to Rome.', key: 'user.will_fly_rome', answer: 'fly to Rome' },
+        { content: 'The user decided to go to Paris.', key: 'decision.go_paris', answer: 'Paris', replaces: 'Rome' },
+      ),
+    ).toEqual({ kind: 'contradicts', reason: 'rule:replaces-answer' });
+  });
+
+  it('names the rule that decided', async () => {
+    expect(
+      await judge.relate({ content: 'I love Kenyan coffee' }, { content: 'I no longer like Kenyan coffee' }),
+    ).toEqual({
+      kind: 'contradicts',
+      reason: 'rule:negation',
+    });
+    expect(await judge.relate({ content: 'I love Kenyan coffee' }, { content: 'I quit Kenyan coffee' })).toEqual({
+      kind: 'contradicts',
+      reason: 'rule:changed-from',
+    });
+    expect(await judge.relate({ content: 'Tom lives in Berlin' }, { content: 'Tom lives in Madrid' })).toEqual({
+      kind: 'contradicts',
+      reason: 'rule:same-attribute:residence',
+    });
+  });
+
+  it.each(['ok', 'hello', '?', '👍', '"', "'", 'thanks!', '好的', '嗯', '哈哈', '...'])(
+    'relates "%s" (no content words) to nothing',
+    async (junk) => {
+      expect(hasContentWords(junk)).toBe(false);
+      expect(await relation('The user likes green tea', junk)).toBe('unrelated');
+      expect(await relation(junk, 'The user likes green tea')).toBe('unrelated');
+    },
+  );
 });

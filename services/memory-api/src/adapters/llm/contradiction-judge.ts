@@ -1,7 +1,13 @@
 import type { Logger } from '@hindsight/logger';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import type { ContradictionJudge } from '../../memory/contradiction.ts';
+import {
+  analyse,
+  type ContradictionJudge,
+  type Relation,
+  relationBeyondDoubt,
+  type StatementInput,
+} from '../../memory/contradiction.ts';
 
 export interface LlmJudgeSettings {
   baseUrl: string;
@@ -10,13 +16,16 @@ export interface LlmJudgeSettings {
   timeoutMs: number;
 }
 
-const Verdict = z.object({ contradicts: z.boolean() });
+const Verdict = z.object({ relation: z.enum(['contradicts', 'refines', 'unrelated']) });
 
 const SYSTEM_PROMPT = [
-  'You compare two statements a user made about themselves at different times.',
-  'Answer {"contradicts": true} when the newer statement makes the older one no longer true',
-  '(a changed preference, a quit habit, a new value for the same fact), otherwise {"contradicts": false}.',
-  'Statements about different subjects never contradict. Answer with the JSON object only.',
+  'You compare two memories about the same user, an older and a newer one (each a statement, maybe with',
+  'the question it answers and an attribute key). Answer {"relation": "contradicts"} when the newer one makes',
+  'the older no longer true: the same subject and the same attribute with an incompatible value (a changed',
+  'preference, a habit given up, a move, a new job, a new value for the same key). Answer {"relation": "refines"}',
+  'when both say the same thing about the same attribute and the newer only restates it or adds detail.',
+  'Otherwise answer {"relation": "unrelated"}: statements about different attributes never contradict, even',
+  'when they are worded alike ("is vegetarian" and "is afraid of heights"). Answer with the JSON object only.',
 ].join(' ');
 
 /**
@@ -42,7 +51,10 @@ export class LlmContradictionJudge implements ContradictionJudge {
     });
   }
 
-  async contradicts(older: string, newer: string): Promise<boolean> {
+  async relate(older: StatementInput, newer: StatementInput): Promise<Relation> {
+    // What needs no reading of the meaning (no content words, different attribute keys) is never asked.
+    const settled = relationBeyondDoubt(analyse(older), analyse(newer));
+    if (settled) return settled;
     try {
       const completion = await this.client.chat.completions.create({
         model: this.settings.model,
@@ -51,16 +63,25 @@ export class LlmContradictionJudge implements ContradictionJudge {
         response_format: { type: 'json_object' },
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: JSON.stringify({ older, newer }) },
+          { role: 'user', content: JSON.stringify({ older: shown(older), newer: shown(newer) }) },
         ],
       });
       const text = completion.choices[0]?.message?.content ?? '';
-      return Verdict.parse(JSON.parse(text)).contradicts;
+      return { kind: Verdict.parse(JSON.parse(text)).relation, reason: `judge:${this.name}` };
     } catch (error) {
       this.log.warn({ err: error, judge: this.name }, 'LLM contradiction check failed; deciding by rules');
-      return this.fallback.contradicts(older, newer);
+      return this.fallback.relate(older, newer);
     }
   }
+}
+
+/** What the model is shown of a memory: the statement, and the question and key when there are any. */
+function shown(input: StatementInput): Record<string, string> {
+  return {
+    statement: input.content,
+    ...(input.query ? { question: input.query } : {}),
+    ...(input.key ? { key: input.key } : {}),
+  };
 }
 
 /** The LLM judge when `LLM_BASE_URL` and `LLM_MODEL` are set, the rule judge otherwise. */

@@ -18,7 +18,7 @@ beforeAll(async () => {
     request.on('end', () => {
       const parsed = JSON.parse(body) as { model: string; messages: Array<{ role: string; content: string }> };
       seen.push({ model: parsed.model, user: parsed.messages.find((m) => m.role === 'user')?.content ?? '' });
-      const content = answers.shift() ?? '{"contradicts": false}';
+      const content = answers.shift() ?? '{"relation": "unrelated"}';
       response.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           id: 'x',
@@ -37,31 +37,68 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('LLM contradiction judge against a local OpenAI-compatible server', () => {
-  it('asks the model and follows its verdict', async () => {
-    answers = ['{"contradicts": true}', '{"contradicts": false}'];
+  it('asks the model and follows its verdict, naming it as the reason', async () => {
+    answers = ['{"relation": "contradicts"}', '{"relation": "refines"}'];
     const judge = new LlmContradictionJudge(
       { baseUrl, model: 'judge-model', timeoutMs: 5000 },
       new RuleContradictionJudge(),
       log,
     );
-    expect(await judge.contradicts('The user lives in Oslo', 'The user moved to Bergen')).toBe(true);
-    expect(await judge.contradicts('The user likes tea', 'The user likes green tea')).toBe(false);
+    expect(
+      await judge.relate(
+        { content: 'The user lives in Oslo', query: 'Where does the user live?', key: 'identity.location' },
+        { content: 'The user moved to Bergen' },
+      ),
+    ).toEqual({ kind: 'contradicts', reason: 'judge:llm:judge-model' });
+    expect(await judge.relate({ content: 'The user likes tea' }, { content: 'The user likes green tea' })).toEqual({
+      kind: 'refines',
+      reason: 'judge:llm:judge-model',
+    });
     expect(seen.at(-2)).toMatchObject({ model: 'judge-model' });
     expect(JSON.parse(seen.at(-2)?.user ?? '{}')).toEqual({
-      older: 'The user lives in Oslo',
-      newer: 'The user moved to Bergen',
+      older: { statement: 'The user lives in Oslo', question: 'Where does the user live?', key: 'identity.location' },
+      newer: { statement: 'The user moved to Bergen' },
     });
   });
 
-  it('falls back to the rules when the model answers nonsense', async () => {
-    answers = ['I think so!', 'not json either'];
+  it('never asks about text without content words, nor about a reversal that names its target', async () => {
     const judge = new LlmContradictionJudge(
       { baseUrl, model: 'judge-model', timeoutMs: 5000 },
       new RuleContradictionJudge(),
       log,
     );
-    expect(await judge.contradicts('The user loves coffee.', 'The user has quit coffee.')).toBe(true);
-    expect(await judge.contradicts('The user loves coffee.', 'The user loves jazz.')).toBe(false);
+    const asked = seen.length;
+    answers = ['{"relation": "contradicts"}', '{"relation": "unrelated"}'];
+    expect((await judge.relate({ content: 'The user likes green tea' }, { content: 'ok' })).kind).toBe('unrelated');
+    expect(
+      await judge.relate(
+        { content: 'The user will fly to Rome.', answer: 'Rome' },
+        { content: 'The user decided to go to Paris.', answer: 'Paris', replaces: 'Rome' },
+      ),
+    ).toEqual({ kind: 'contradicts', reason: 'rule:replaces-answer' });
+    expect(seen.length).toBe(asked);
+    answers = [];
+  });
+
+  it('falls back to the rules when the model answers nonsense', async () => {
+    answers = ['I think so!', 'not json either', '{"relation": "maybe"}'];
+    const judge = new LlmContradictionJudge(
+      { baseUrl, model: 'judge-model', timeoutMs: 5000 },
+      new RuleContradictionJudge(),
+      log,
+    );
+    expect(await judge.relate({ content: 'The user loves coffee.' }, { content: 'The user has quit coffee.' })).toEqual(
+      {
+        kind: 'contradicts',
+        reason: 'rule:changed-from',
+      },
+    );
+    expect((await judge.relate({ content: 'The user loves coffee.' }, { content: 'The user loves jazz.' })).kind).toBe(
+      'unrelated',
+    );
+    expect(
+      (await judge.relate({ content: 'Maria is vegetarian' }, { content: 'Maria is afraid of heights' })).kind,
+    ).toBe('unrelated');
   });
 
   it('is used only when LLM_BASE_URL and LLM_MODEL are both set', () => {

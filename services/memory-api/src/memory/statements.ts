@@ -1,0 +1,585 @@
+import { analyzeText, CJK_STOP_CHARS } from '@hindsight/text';
+
+/**
+ * What a memory says, as far as deciding "is this about the same thing?" needs: who it is about,
+ * which attribute, which value, and whether it affirms or denies. English and Chinese.
+ *
+ * Terms are `analyzeText` stems (English) or Han characters and character pairs (Chinese). The
+ * analysis never uses embeddings: two facts of the same sentence shape about different attributes
+ * can be close in any vector space, so the rules decide on the words.
+ */
+export interface Statement {
+  text: string;
+  /** No content words at all ("ok", "hello", "?", an emoji, a lone quote). */
+  contentFree: boolean;
+  /** The attribute and value words: content terms minus owner, polarity and change cues, generic verbs, time words. */
+  topic: ReadonlySet<string>;
+  /** One entry per clause: its topic terms and whether it denies them. */
+  clauses: ReadonlyArray<{ topic: ReadonlySet<string>; negative: boolean }>;
+  /** Says something changed ("no longer", "switched", "moved", "now", "不再", "搬到"). */
+  changed: boolean;
+  /** States a choice among options ("prefers aisle seats", "更喜欢…"). */
+  prefers: boolean;
+  /** A plan, wish or question rather than a fact ("wants to quit", "might move", "?"). */
+  tentative: boolean;
+  /** The relative the statement is about ("Maria's daughter", "我女儿"), when not the owner. */
+  relative: string | null;
+  /** "<owner>'s <key> is <value>", "my <key> is <value>", "我的<key>是<value>". */
+  keyValue: { key: ReadonlySet<string>; value: ReadonlySet<string> } | null;
+  /** Single-valued attributes the statement sets (where one lives, works, is married …), by name. */
+  frames: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The value it says changed away from ("from Berlin", "left Siemens", "sold his Toyota"). */
+  from: ReadonlySet<string>;
+  /** The extractor's slot (`metadata.key`), the question it answers, its short answer and the answer it takes back. */
+  key: string | null;
+  query: string | null;
+  answer: string | null;
+  replaces: string | null;
+}
+
+export interface StatementHints {
+  key?: string | null;
+  query?: string | null;
+  answer?: string | null;
+  replaces?: string | null;
+}
+
+const HAN = /\p{Script=Han}/u;
+
+export function analyseStatement(text: string, hints: StatementHints = {}): Statement {
+  const normalised = text.normalize('NFKC');
+  const analysis = HAN.test(normalised) ? analyseChinese(normalised) : analyseEnglish(normalised);
+  return {
+    text,
+    ...analysis,
+    key: hints.key?.trim().toLowerCase() || null,
+    query: hints.query ? normaliseQuestion(hints.query) : null,
+    answer: hints.answer ? normaliseAnswer(hints.answer) : null,
+    replaces: hints.replaces ? normaliseAnswer(hints.replaces) : null,
+  };
+}
+
+/** An extractor's short answer, compared case-, space- and punctuation-blind. */
+function normaliseAnswer(answer: string): string | null {
+  const normalised = answer
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+  return normalised === '' ? null : normalised;
+}
+
+/** True when a text carries at least one content word (not only fillers, punctuation or emoji). */
+export function hasContentWords(text: string): boolean {
+  return !analyseStatement(text).contentFree;
+}
+
+type Analysis = Omit<Statement, 'text' | 'key' | 'query' | 'answer' | 'replaces'>;
+
+function normaliseQuestion(question: string): string {
+  return analyzeText(question)
+    .filter((t) => !t.stop)
+    .map((t) => t.term)
+    .join(' ');
+}
+
+const words = (list: string) => list.trim().split(/\s+/);
+const stems = (list: string) => new Set(words(list).flatMap((w) => analyzeText(w).map((t) => t.term)));
+
+// ---------------------------------------------------------------------------------------------
+// English
+
+/** Courtesy and filler words: a text made only of these says nothing to remember. */
+const FILLERS_EN = stems(
+  'ok okay thanks thank please sure great cool nice good fine alright bye goodbye welcome yep nope yes no hmm wow right',
+);
+
+/** Words that deny the clause they are in. */
+const NEGATION_EN =
+  /\b(?:not|no|never|none|nor|nobody|nothing|neither|cannot|dislikes?|disliked|hates?|hated|quit|quits|quitting|stopped|stops|avoids?|avoided|gave up|give up|given up|giving up|can't stand|cant stand|no longer|any ?more|no more|cut out|ditched|dropped|broke up|broken up|split up|got rid of)\b|n't\b|(?<!\b(?:got|get|gets|getting|am|is|are|be|been|'m|'re)\s)\bused to\b/i;
+
+/** Words that say something changed since an earlier statement. */
+const CHANGE_EN =
+  /\b(?:no longer|any ?more|no more|switched|switching|switch|changed|moved|moving|relocated|relocating|instead|now|nowadays|these days|from now on|used to|became|become|becomes|turned|started|began|quit|quits|stopped|gave up|left|sold|joined|took up|actually|got)\b/i;
+
+/** Plans, wishes, doubts and questions do not change what is true. */
+const TENTATIVE_EN =
+  /\b(?:wants? to|wanted to|would like to|'d like to|trying to|tries to|try to|plans? to|planning to|thinking (?:about|of)|considering|might|may|maybe|perhaps|hopes? to|hoping to|intends? to|if)\b|\b(?:am|is|are|'m|'re|'s)\s+(?:not\s+)?going to\s+(?!the\b|an?\b|my\b|his\b|her\b|their\b|our\b|school\b|work\b|church\b|bed\b|class\b)\w+|\?\s*$/i;
+
+/**
+ * Terms that carry polarity, change, sentiment or a generic action rather than an attribute: they
+ * are left out of the topic ("likes coffee" and "has quit coffee" are both about coffee).
+ */
+const CUE_TERMS_EN = stems(`
+  not no never none nor nobody nothing neither cannot dislike dislikes disliked hate hates hated quit quits quitting
+  stopped stop stops avoid avoids avoided gave give given giving stand longer anymore more cut ditched dropped
+  broke broken split rid
+  switched switching switch changed change moved moving move relocated relocating instead now nowadays days
+  used became become becomes turned turn started start began begin took take left sold joined actually got get gets
+  like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred fan fond keen really especially
+  want wants wanted would trying tries try plan plans planning thinking considering might maybe perhaps hope hopes
+  hoping going intend intends
+  is are was were be been being am has have had having does do did doing go goes went gone make makes made
+  drink drinks drank drinking eat eats ate eating play plays played playing use uses used using
+  also too still just even`);
+
+/** Time and frequency words: when, not what. */
+const TIME_TERMS_EN = stems(`
+  today yesterday tomorrow tonight currently recently lately ago since every each daily weekly monthly yearly
+  always usually often sometimes rarely occasionally once twice day week weekend month year morning afternoon
+  evening night last next this year years weeks months
+  monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+  september october november december`);
+
+/** Relatives and pets: "Priya's daughter is allergic" is not about Priya. */
+const RELATIVES_EN = new Set(
+  words(`daughter daughters son sons husband wife partner boyfriend girlfriend fiance fiancee mother mom mum father
+  dad parents sister sisters brother brothers friend friends boss manager colleague colleagues coworker neighbour
+  neighbor kid kids child children baby cousin aunt uncle grandma grandpa grandmother grandfather nephew niece
+  dog cat puppy kitten pet roommate flatmate team`),
+);
+
+const OWNER_WORDS_EN = new Set(words('i me my mine we our he him his she her they them their user customer person'));
+
+/** Professions, for "X is a teacher" (an occupation) as against "X is a night owl" (a trait). */
+const PROFESSIONS_EN = stems(`
+  teacher nurse doctor physician surgeon dentist engineer developer programmer designer architect lawyer attorney
+  accountant carpenter plumber electrician chef cook baker waiter waitress barista cashier clerk driver pilot
+  student researcher scientist professor lecturer tutor manager consultant analyst journalist writer author editor
+  artist musician photographer farmer mechanic pharmacist therapist psychologist vet veterinarian firefighter
+  officer soldier police policeman salesman realtor entrepreneur founder ceo cto intern librarian translator
+  retired unemployed freelancer`);
+
+/** A diet or marital status as what the owner is or became, not a word in passing ("a vegan restaurant"). */
+const DIET_EN =
+  /\b(?:is|am|are|was|were|went|gone|turned|became|become|becomes|stays?|stayed|eats?|ate|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|also\s+|fully\s+|strictly\s+|mostly\s+|an?\s+)*(vegetarian|vegan|pescatarian|keto)\b|^(?:vegetarian|vegan|pescatarian)\b/i;
+/** Eating meat is the end of a vegetarian or vegan diet. */
+const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:meat|chicken|beef|pork)\b/i;
+const MARITAL_EN =
+  /\b(?:is|am|are|was|were|got|get|gets|getting|became|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|recently\s+|happily\s+|just\s+)*(single|married|divorced|engaged|widowed|separated)\b/i;
+
+/** British spellings read as American ones, so "favourite" and "favorite" are one key. */
+const SPELLINGS_EN: ReadonlyArray<[RegExp, string]> = [
+  [/\bfavourit/gi, 'favorit'],
+  [/\bcolour/gi, 'color'],
+  [/\bflavour/gi, 'flavor'],
+  [/\bneighbour/gi, 'neighbor'],
+  [/\bcentre\b/gi, 'center'],
+  [/\btheatre\b/gi, 'theater'],
+  [/\bgrey\b/gi, 'gray'],
+  [/\bpyjamas\b/gi, 'pajamas'],
+];
+
+/** Frames: single-valued attributes and the phrases that set them; the value is what follows. */
+const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  { name: 'residence', pattern: /\b(?:moved|moving|relocated|relocating)\s+from\s+.+?\s+to\s+(.+)/i },
+  {
+    name: 'residence',
+    pattern:
+      /\b(?:lives?|lived|living|resides?|resided|based|moved|moves|moving|relocated|relocating|relocates|settled)\b(?:\s+(?:back|away|house|abroad))?\s+(?:in|to|at|near)\s+(.+)/i,
+  },
+  { name: 'employer', pattern: /\b(?:works?|worked|working|employed|job)\s+(?:at|for|with|by)\s+(.+)/i },
+  { name: 'employer', pattern: /\b(?:joined|joins|joining)\s+(.+)/i },
+  { name: 'occupation', pattern: /\b(?:works?|worked|working|employed)\s+as\s+(?:an?\s+)?(.+)/i },
+  { name: 'car', pattern: /\b(?:drives?|drove|driving)\s+(?:an?\s+|the\s+)?(.+)/i },
+  {
+    name: 'age',
+    pattern:
+      /\b(?:is|am|are|was|'s|'m)\s+(?:now\s+)?(\d{1,3})\s+(?:years?\s+old|yo)\b|\bturned\s+(\d{1,3})\b|\bage\s+(?:is\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b/i,
+  },
+  {
+    name: 'hair',
+    pattern:
+      /\b(blonde?|brown|black|red|gr[ae]y|white|blue|pink|purple|green|auburn|ginger|silver)\s+hair\b|\bhair\s+(?:is\s+|was\s+)?(?:now\s+)?(blonde?|brown|black|red|gr[ae]y|white|blue|pink|purple|green|auburn|ginger|silver)\b|\bdyed\s+\w+\s+hair\s+(\w+)/i,
+  },
+];
+
+/** Phrases saying an attribute changed without naming the new value ("changed jobs", "换工作了"). */
+const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  {
+    name: 'employer',
+    pattern: /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|换工作|换了工作|跳槽|辞职|离职/i,
+  },
+  { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
+];
+
+/** A frame value meaning "changed, to something not said". */
+export const CHANGED_VALUE = '\u0000changed';
+
+/** Where a frame's value ends: the next clause or a qualifier that is not part of it. */
+const VALUE_END_EN =
+  /\s*(?:,|;|\.|!|\?|\band\b|\bbut\b|\bas\b|\bwith\b|\bsince\b|\bfor\b|\bbecause\b|\bwhere\b|\bwhich\b|\bwho\b|\bnear\b|\bnow\b|\bin\s+(?:19|20)\d\d\b)/i;
+
+/** A change away from a value: what follows is the old value. */
+/** Choosing one option over others: a new choice of the same thing replaces the old one. */
+const PREFERS_EN = /\b(?:prefers?|preferred|favou?rs?|would rather)\b/i;
+const PREFERS_ZH = /偏好|更喜欢|宁愿|更爱/u;
+
+/** Where one clause ends and the next begins ("quit teaching | and is now a lawyer"). */
+const CLAUSE_BREAK_EN =
+  /[,;.!?]+|\s+(?:but|though|although|however|whereas|while)\s+|\s+and\s+(?=(?:is|are|was|were|has|have|had|now|then|also|still|joined|became|drives?|works?|lives?|moved|started|got|went|plays?|eats?|drinks?)\b)/i;
+
+const FROM_EN =
+  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched)\s+(.+)|\binstead of\s+(.+)|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/i;
+
+const KEY_VALUE_EN = /^(.*?)\s*(\bis\b|\bare\b|\bwas\b|\bwere\b|\bequals\b|=|:)\s*(.+)$/i;
+const POSSESSIVE =
+  /^(?:(?:the\s+)?(?:user|customer|person)|[\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)['’]s\s+(.+)$|^(?:my|his|her|their|our)\s+(.+)$/iu;
+
+function termsOf(text: string, drop: ReadonlySet<string> = new Set()): Set<string> {
+  return new Set(
+    analyzeText(text).flatMap((t) =>
+      t.stop || CUE_TERMS_EN.has(t.term) || TIME_TERMS_EN.has(t.term) || drop.has(t.term) ? [] : [t.term],
+    ),
+  );
+}
+
+function analyseEnglish(text: string): Analysis {
+  const trimmed = SPELLINGS_EN.reduce((t, [from, to]) => t.replace(from, to), text.trim());
+  const owners = ownerTermsEnglish(trimmed);
+  const content = analyzeText(trimmed).filter((t) => !t.stop && !FILLERS_EN.has(t.term));
+  const topic = termsOf(trimmed, owners);
+  const relative = relativeEnglish(trimmed);
+  const clauses = trimmed
+    .split(CLAUSE_BREAK_EN)
+    .filter((c) => c.trim() !== '')
+    .map((clause) => ({ topic: termsOf(clause, owners), negative: NEGATION_EN.test(clause) }));
+  const frames = new Map<string, Set<string>>();
+  for (const { name, pattern } of FRAMES_EN) {
+    if (frames.has(name)) continue;
+    const value = firstGroup(pattern.exec(trimmed));
+    if (value !== undefined) {
+      const terms = termsOf(value.split(VALUE_END_EN)[0] ?? '', owners);
+      if (terms.size > 0) frames.set(name, terms);
+    }
+  }
+  markChangedAttributes(trimmed, frames);
+  const predicate = termsOf(predicateEnglish(trimmed), owners);
+  const occupation = [...predicate].filter((t) => PROFESSIONS_EN.has(t));
+  if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
+  // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
+  const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
+  const diet = DIET_EN.exec(trimmed)?.[1] ?? (eatsMeat ? 'omnivore' : undefined);
+  if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
+  const marital = MARITAL_EN.exec(trimmed)?.[1];
+  if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
+  const fromMatch = FROM_EN.exec(trimmed);
+  const fromValue = firstGroup(fromMatch);
+  return {
+    contentFree: content.length === 0,
+    topic,
+    clauses,
+    changed: CHANGE_EN.test(trimmed),
+    prefers: PREFERS_EN.test(trimmed),
+    tentative: TENTATIVE_EN.test(trimmed),
+    relative,
+    keyValue: keyValueEnglish(trimmed, owners),
+    frames,
+    from: fromValue === undefined ? new Set() : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', owners),
+  };
+}
+
+/** The terms naming whom the statement is about: a leading name ("Maria", "Maria Lopez's") or "the user". */
+function ownerTermsEnglish(text: string): Set<string> {
+  const owners = new Set<string>();
+  const name = /^([\p{Lu}][\p{L}'’-]*(?:\s+[\p{Lu}][\p{L}'’-]*)?)(?=['’]s\b|\s|$)/u.exec(text)?.[1];
+  if (name && !OWNER_WORDS_EN.has(name.toLowerCase()) && !/^(?:the|a|an|my|his|her|their|our)$/i.test(name)) {
+    for (const t of analyzeText(name.replace(/['’]s$/, ''))) owners.add(t.term);
+  }
+  for (const w of ['user', 'customer', 'person']) owners.add(w);
+  return owners;
+}
+
+/** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
+function relativeEnglish(text: string): string | null {
+  const possessed = POSSESSIVE.exec(text);
+  const rest = possessed?.[1] ?? possessed?.[2];
+  if (!rest) return null;
+  const head = /^[\p{L}-]+/u.exec(rest.toLowerCase())?.[0] ?? '';
+  return RELATIVES_EN.has(head) ? head : null;
+}
+
+/** What follows "is/are/became/is now" in "X is a teacher": the predicate noun phrase. */
+function predicateEnglish(text: string): string {
+  return (
+    /\b(?:is|are|was|am|'s|became|becomes|become|turned into)\s+(?:now\s+|still\s+|also\s+)?(?:an?\s+)?(.+)/i.exec(
+      text,
+    )?.[1] ?? ''
+  );
+}
+
+function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['keyValue'] {
+  const match = KEY_VALUE_EN.exec(text.replace(/[.!]+$/, ''));
+  if (!match) return null;
+  const subject = (match[1] ?? '').trim();
+  const possessed = POSSESSIVE.exec(subject);
+  // A key is a noun phrase: "Priya's car", "my timezone", "the meeting with Dana", "timezone:".
+  const nounPhrase =
+    possessed !== null || /^(?:the|a|an|our)\s/i.test(subject) || /[:=]/.test(match[2] ?? '') || bareKey(subject);
+  if (!nounPhrase) return null;
+  const keyText = possessed ? (possessed[1] ?? possessed[2] ?? '') : subject;
+  const key = termsOf(keyText, owners);
+  // "The user is learning the cello": a trait of the owner, not a key with a value.
+  if (key.size === 0 || (!possessed && ownerOnly(subject, owners))) return null;
+  // Every token of the value counts ("alex@a.com" and "alex@b.com" differ in a stop word).
+  const valueText = (match[3] ?? '').replace(/^(?:(?:now|still|actually|currently|on|at|in|a|an|the)\s+)+/i, '');
+  const value = new Set(analyzeText(valueText).flatMap((t) => (CUE_TERMS_EN.has(t.term) ? [] : [t.term])));
+  return value.size > 0 ? { key, value } : null;
+}
+
+/** "timezone is …", "home city is …": a few lower-case words, no name, no verb or cue among them. */
+function bareKey(subject: string): boolean {
+  const tokens = analyzeText(subject);
+  return (
+    /^\p{Ll}/u.test(subject) &&
+    tokens.length > 0 &&
+    tokens.length <= 3 &&
+    tokens.every((t) => !t.stop && !CUE_TERMS_EN.has(t.term))
+  );
+}
+
+function ownerOnly(subject: string, owners: ReadonlySet<string>): boolean {
+  return analyzeText(subject).every((t) => t.stop || owners.has(t.term) || OWNER_WORDS_EN.has(t.surface));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chinese
+
+/** Words that contain 不 but deny nothing (乳糖不耐受 is "lactose intolerant"). */
+const NOT_NEGATIONS_ZH = ['不耐受', '不适', '不错', '不好意思', '不少', '不久', '不同', '不断'];
+const NEGATION_ZH = /不再|不|没有|没|別|别|戒掉|戒了|戒|讨厌|放弃|停止|拒绝|不喜欢|受不了/;
+const CHANGE_ZH =
+  /不再|改成|改为|改用|换成|换了|现在|如今|已经|以前|曾经|搬到|搬去|搬家|从.+到|不.*了$|戒|离开|辞职|跳槽|加入|开始|其实|变成/;
+const TENTATIVE_ZH = /想要|想|打算|准备|考虑|可能|也许|希望|如果|要不要|吗[？?]?$|[？?]$/;
+/** Cue words taken out before the topic is read (order matters: longer first). */
+const CUES_ZH = [
+  '不再',
+  '不喜欢',
+  '喜欢',
+  '讨厌',
+  '偏好',
+  '更喜欢',
+  '热爱',
+  '爱',
+  '受不了',
+  '没有',
+  '没',
+  '不',
+  '别',
+  '別',
+  '戒掉',
+  '戒了',
+  '戒',
+  '放弃',
+  '停止',
+  '拒绝',
+  '已经',
+  '现在',
+  '如今',
+  '以前',
+  '曾经',
+  '其实',
+  '开始',
+  '改成',
+  '改为',
+  '改用',
+  '换成',
+  '换了',
+  '每天',
+  '每周',
+  '每月',
+  '每年',
+  '周末',
+  '早上',
+  '晚上',
+  '上午',
+  '下午',
+  '今天',
+  '昨天',
+  '明天',
+  '最近',
+  '经常',
+  '总是',
+  '有时',
+  '一直',
+  '还',
+  '也',
+  '都',
+  '很',
+  '非常',
+  '特别',
+  '真的',
+  '了',
+  '的',
+  '是',
+  '在',
+  '有',
+  '对',
+  '会',
+  '要',
+  '去',
+  '喝',
+  '吃',
+  '抽',
+  '打',
+  '玩',
+  '用',
+  '看',
+  '听',
+  '做',
+];
+const FILLERS_ZH = [
+  '好的',
+  '好吧',
+  '嗯嗯',
+  '嗯',
+  '哈哈',
+  '呵呵',
+  '谢谢',
+  '你好',
+  '是的',
+  '对的',
+  '对',
+  '行',
+  '可以',
+  '哦',
+  '啊',
+  '好',
+  '拜拜',
+  '再见',
+];
+const RELATIVES_ZH = [
+  '女儿',
+  '儿子',
+  '丈夫',
+  '老公',
+  '妻子',
+  '老婆',
+  '太太',
+  '先生',
+  '男朋友',
+  '女朋友',
+  '妈妈',
+  '母亲',
+  '爸爸',
+  '父亲',
+  '父母',
+  '姐姐',
+  '妹妹',
+  '哥哥',
+  '弟弟',
+  '朋友',
+  '老板',
+  '经理',
+  '同事',
+  '邻居',
+  '孩子',
+  '宝宝',
+  '狗',
+  '猫',
+];
+/** The owner at the start: 我/用户/他/她 or a two- or three-character name before a verb or particle. */
+const OWNER_ZH =
+  /^(?:我们|我|用户|他们|她们|他|她|[\p{Script=Han}]{2,3}?(?=喜欢|不|没|是|在|住|对|有|已经|现在|每|很|养|讨厌|爱|偏好|吃|喝|抽|打|会|要|想|打算|去|从|搬|换|改|戒|的|怕|恐|当|做|学|一直|也|还|都|周|今|明|昨))/u;
+
+const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  { name: 'residence', pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u },
+  { name: 'employer', pattern: /在([^，,。；;]+?)(?:工作|上班|任职)/u },
+  { name: 'employer', pattern: /(?:就职于|加入了|加入|跳槽到|跳槽去)([^，,。；;]+)/u },
+  {
+    name: 'occupation',
+    pattern:
+      /(?:是一名|是一位|是个|是一个|是|当了|当|做)(老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|经理|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者)/u,
+  },
+  { name: 'occupation', pattern: /(?:是一名|是一位|当了|当)([^，,。；;]+)/u },
+];
+const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
+  [/离婚/, 'divorced'],
+  [/订婚/, 'engaged'],
+  [/丧偶/, 'widowed'],
+  [/单身/, 'single'],
+  [/已婚|结婚/, 'married'],
+];
+const FROM_ZH = /从([^，,。；;到]+)(?:搬|到|换|改)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)/u;
+
+const KEY_VALUE_ZH = /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
+
+/**
+ * Topic terms of Chinese text: its Han characters once the cue words are out (word boundaries are
+ * not marked, and character pairs across them are noise), plus Latin words and numbers.
+ */
+function hanTerms(text: string): Set<string> {
+  let rest = text;
+  for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, ` ${word.replace('不', '否')} `);
+  for (const cue of CUES_ZH) rest = rest.replaceAll(cue, ' ');
+  const terms = new Set<string>();
+  for (const t of analyzeText(rest)) {
+    if (t.kind === 'cjk-bigram' || (t.stop && t.kind !== 'cjk-char')) continue;
+    if (t.kind === 'cjk-char' && CJK_STOP_CHARS.has(t.term)) continue;
+    terms.add(t.term);
+  }
+  return terms;
+}
+
+function negativeZh(text: string): boolean {
+  let rest = text;
+  for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, '');
+  return NEGATION_ZH.test(rest);
+}
+
+/** The first capture group a match filled (patterns with alternatives capture in different groups). */
+function firstGroup(match: RegExpExecArray | null): string | undefined {
+  return match?.slice(1).find((group) => group !== undefined);
+}
+
+function markChangedAttributes(text: string, frames: Map<string, Set<string>>): void {
+  for (const { name, pattern } of CHANGED_ATTRIBUTES) {
+    if (!frames.has(name) && pattern.test(text)) frames.set(name, new Set([CHANGED_VALUE]));
+  }
+}
+
+function analyseChinese(text: string): Analysis {
+  const trimmed = text.trim();
+  const owner = OWNER_ZH.exec(trimmed)?.[0] ?? '';
+  const body = trimmed.slice(owner.length);
+  let content = trimmed.replace(/[^\p{Script=Han}\p{L}\p{N}]+/gu, '');
+  for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
+  const afterOwner = body.replace(/^的/, '');
+  const relative = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? null;
+  const clauses = body
+    .split(/[，,。；;！!？?]+|但是|不过|可是/u)
+    .filter((c) => c.trim() !== '')
+    .map((clause) => ({ topic: hanTerms(clause), negative: negativeZh(clause) }));
+  const frames = new Map<string, Set<string>>();
+  for (const { name, pattern } of FRAMES_ZH) {
+    if (frames.has(name)) continue;
+    const value = pattern.exec(body)?.[1];
+    if (value !== undefined) {
+      const terms = hanTerms(value.replace(/了$/, ''));
+      if (terms.size > 0) frames.set(name, terms);
+    }
+  }
+  if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
+  else if (/吃肉|吃荤/.test(body)) frames.set('diet', new Set(['omnivore']));
+  const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
+  if (marital) frames.set('marital', new Set([marital]));
+  markChangedAttributes(body, frames);
+  const kv = KEY_VALUE_ZH.exec(trimmed.replace(/[。！!]+$/u, ''));
+  const keyValue =
+    kv && !RELATIVES_ZH.includes(kv[1] ?? '')
+      ? { key: hanTerms(kv[1] ?? ''), value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, '')) }
+      : null;
+  const from = FROM_ZH.exec(body);
+  return {
+    contentFree: content === '',
+    topic: hanTerms(body),
+    clauses,
+    changed: CHANGE_ZH.test(body),
+    prefers: PREFERS_ZH.test(body) || /喜欢/u.test(body),
+    tentative: TENTATIVE_ZH.test(body),
+    relative,
+    keyValue: keyValue && keyValue.key.size > 0 && keyValue.value.size > 0 ? keyValue : null,
+    frames,
+    from: from ? hanTerms(from[1] ?? from[2] ?? '') : new Set(),
+  };
+}

@@ -1,0 +1,179 @@
+import type { HistoryEntry, MemoryRecord } from '@hindsight/memory-model';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * Issue 11.1 through the REST API with the offline defaults: supersede and merge only what is
+ * about the same thing, never merge text without content words, and say why in the history.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Written = { id: string; status: string; superseded_ids?: string[] };
+
+async function store(body: Record<string, unknown>): Promise<Written> {
+  const response = await t.app.inject({ method: 'POST', url: '/store', payload: body });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json();
+}
+
+async function memory(id: string): Promise<MemoryRecord> {
+  return (await t.app.inject({ method: 'GET', url: `/v1/memories/${id}` })).json();
+}
+
+async function active(userId: string): Promise<string[]> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/v1/memories?user_id=${userId}&status=active&limit=1000`,
+  });
+  return (response.json().items as MemoryRecord[]).map((m) => m.content).sort();
+}
+
+const last = (entries: readonly HistoryEntry[]) => entries[entries.length - 1] as HistoryEntry;
+
+describe('facts about different attributes of one person', () => {
+  it('keeps every one of them, whatever the sentence shape', async () => {
+    const facts = [
+      'Maria is vegetarian',
+      'Maria is learning to play the cello',
+      'Maria dislikes spicy food',
+      'Maria is lactose intolerant',
+      'Maria is afraid of heights',
+      'Maria is colour-blind',
+      'Maria is allergic to penicillin',
+      "Maria doesn't like horror movies",
+      'Maria never drinks alcohol',
+      'Maria is not a morning person',
+      "Maria's husband Tom is a carpenter",
+      "Maria's favourite colour is teal",
+      "Maria's favourite food is ramen",
+      'Maria lives in Lisbon',
+      'Maria works as a nurse',
+      '玛丽亚吃素',
+      '玛丽亚不吃辣',
+      '玛丽亚恐高',
+    ];
+    const replies = [];
+    for (const content of facts) replies.push(await store({ content, memory_type: 'fact', user_id: 'maria' }));
+    expect(replies.map((r) => r.status)).toEqual(facts.map(() => 'created'));
+    expect(await active('maria')).toEqual([...facts].sort());
+  });
+
+  it('keeps extracted items of different keys apart, even when they answer the same question', async () => {
+    const query = 'What health or diet constraints does the user have?';
+    const first = await store({
+      content: 'The user is vegetarian',
+      memory_type: 'fact',
+      user_id: 'keys',
+      query,
+      metadata: { key: 'health.vegetarian' },
+    });
+    const second = await store({
+      content: 'The user is lactose intolerant',
+      memory_type: 'fact',
+      user_id: 'keys',
+      query,
+      metadata: { key: 'health.lactose_intolerant' },
+    });
+    expect([first.status, second.status]).toEqual(['created', 'created']);
+
+    const moved = await store({
+      content: 'Lives in Madrid now',
+      memory_type: 'fact',
+      user_id: 'keys',
+      query: 'Where does the user live?',
+      metadata: { key: 'identity.location' },
+    });
+    const movedAgain = await store({
+      content: 'Lives in Porto',
+      memory_type: 'fact',
+      user_id: 'keys',
+      query: 'Where does the user live?',
+      metadata: { key: 'identity.location' },
+    });
+    expect(movedAgain).toMatchObject({ status: 'superseded', superseded_ids: [moved.id] });
+    expect(last((await memory(moved.id)).history).reason).toBe('rule:same-key');
+  });
+});
+
+describe('contradictions', () => {
+  it.each([
+    ['en-coffee', 'The user likes coffee', 'The user has quit coffee'],
+    ['en-move', 'Tom lives in Berlin', 'Tom moved from Berlin to Madrid'],
+    ['en-vegetarian', 'Maria is vegetarian', 'Maria is no longer vegetarian'],
+    ['zh-vegetarian', '我吃素', '我不再吃素了'],
+    ['zh-move', '我住在北京', '我从北京搬到上海了'],
+  ])('%s: "%s" is superseded by "%s", with the rule in both histories', async (user, older, newer) => {
+    await store({ content: 'The user has two cats', memory_type: 'fact', user_id: user });
+    const old = await store({ content: older, memory_type: 'fact', user_id: user });
+    const next = await store({ content: newer, memory_type: 'fact', user_id: user });
+    expect(next).toMatchObject({ status: 'superseded', superseded_ids: [old.id] });
+
+    const superseded = await memory(old.id);
+    expect(superseded).toMatchObject({ status: 'superseded', superseded_by: next.id });
+    expect(last(superseded.history)).toMatchObject({ action: 'superseded', reason: expect.stringMatching(/^rule:/) });
+    expect((await memory(next.id)).history[0]).toMatchObject({
+      action: 'created',
+      note: `supersedes ${old.id}`,
+      reason: last(superseded.history).reason,
+    });
+    const history = (await t.app.inject({ method: 'GET', url: `/v1/memories/${next.id}/history` })).json();
+    expect(history.entries.some((e: HistoryEntry) => e.action === 'superseded' && e.reason)).toBe(true);
+  });
+
+  it('never supersedes what a refinement only adds detail to', async () => {
+    const old = await store({ content: 'Maria is allergic to peanuts', memory_type: 'fact', user_id: 'refine' });
+    const next = await store({
+      content: 'Maria is allergic to peanuts and shellfish',
+      memory_type: 'fact',
+      user_id: 'refine',
+    });
+    expect(next.status).not.toBe('superseded');
+    expect((await memory(old.id)).status).toBe('active');
+  });
+});
+
+describe('merges', () => {
+  it('merges a restatement into what it restates, saying why', async () => {
+    const old = await store({ content: 'The user likes green tea', memory_type: 'preference', user_id: 'restate' });
+    const again = await store({ content: 'The user likes green tea!', memory_type: 'preference', user_id: 'restate' });
+    expect(again).toMatchObject({ status: 'merged', id: old.id });
+    const merged = await memory(old.id);
+    expect(merged.content).toBe('The user likes green tea!');
+    expect(last(merged.history)).toMatchObject({
+      action: 'merged',
+      content: 'The user likes green tea',
+      reason: 'rule:same-topic',
+    });
+  });
+
+  it.each(['ok', 'hello', '?', '👍', '"', 'thanks!', '好的', '哈哈'])(
+    'stores "%s" (no content words) as its own memory, never merged into anything',
+    async (junk) => {
+      const user = `junk-${Buffer.from(junk).toString('hex')}`;
+      const tea = await store({ content: 'The user likes green tea', memory_type: 'preference', user_id: user });
+      const written = await store({ content: junk, memory_type: 'preference', user_id: user });
+      expect(written.status).toBe('created');
+      expect(written.id).not.toBe(tea.id);
+      expect(await memory(tea.id)).toMatchObject({
+        content: 'The user likes green tea',
+        status: 'active',
+        proof_count: 1,
+      });
+      // And the other way round: a real fact is never merged into the content-free one.
+      const later = await store({
+        content: 'The user likes green tea a lot',
+        memory_type: 'preference',
+        user_id: user,
+      });
+      expect(later.id).not.toBe(written.id);
+      expect((await memory(written.id)).content).toBe(junk);
+    },
+  );
+});
