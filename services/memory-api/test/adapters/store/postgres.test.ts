@@ -182,6 +182,53 @@ describe('PostgresMemoryStore — beyond the port (PGlite)', () => {
     expect(await store.get('t1', committed.id)).toEqual(committed);
   });
 
+  it('repeats a transaction the server aborts as a serialization failure or deadlock, and only those', async () => {
+    const { store, schema } = await openStore();
+    // A trigger makes the server itself fail the first attempt(s); a sequence counts attempts across rollbacks.
+    const failWith = (code: string, times: number) =>
+      withAdmin(pglite.url, async (admin) => {
+        await admin.query(`DROP SEQUENCE IF EXISTS ${schema}.attempts; CREATE SEQUENCE ${schema}.attempts`);
+        await admin.query(
+          `CREATE OR REPLACE FUNCTION ${schema}.injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN
+             IF nextval('${schema}.attempts') <= ${times} THEN
+               RAISE EXCEPTION 'injected failure' USING ERRCODE = '${code}';
+             END IF;
+             RETURN NEW;
+           END $$`,
+        );
+        await admin.query(
+          `CREATE OR REPLACE TRIGGER injected_failure BEFORE INSERT ON ${schema}.memories
+           FOR EACH ROW EXECUTE FUNCTION ${schema}.injected_failure()`,
+        );
+      });
+    const attempts = () =>
+      withAdmin(pglite.url, async (admin) =>
+        Number((await admin.query(`SELECT last_value FROM ${schema}.attempts`)).rows[0].last_value),
+      );
+
+    await failWith('40001', 1);
+    const first = makeRecord({ content: 'written after a serialization failure' });
+    await store.commit({ inserts: [{ record: first, vector: axisVector(0) }], updates: [] });
+    expect(await attempts()).toBe(2);
+
+    await failWith('40P01', 2);
+    const second = makeRecord({ content: 'written after two deadlocks' });
+    await store.commit({ inserts: [{ record: second, vector: axisVector(1) }], updates: [] });
+    expect(await attempts()).toBe(3);
+
+    // A check violation will fail again: it is not repeated.
+    await failWith('23514', 100);
+    const third = makeRecord({ content: 'refused for good' });
+    await expect(store.commit({ inserts: [{ record: third, vector: axisVector(2) }], updates: [] })).rejects.toThrow(
+      /injected failure/,
+    );
+    expect(await attempts()).toBe(1);
+    expect((await store.list({ tenant: 't1' }, 10)).items.map((r) => r.id).sort()).toEqual(
+      [first.id, second.id].sort(),
+    );
+  });
+
   it('recomputes keyword terms written by another tokenizer version when it opens', async () => {
     const { store, schema } = await openStore();
     const record = makeRecord({ content: 'Rebuilding keyword terms for the sailing club' });
