@@ -72,6 +72,7 @@ const ANCHORS = new AnchorIndex(PATTERNS.map((pattern) => pattern.anchors));
 const ANCHORS_WITH_DAN = new AnchorIndex(PATTERNS_WITH_DAN.map((pattern) => pattern.anchors));
 
 const MAX_DEPTH = 2;
+const MAX_MATCHES_PER_PATTERN = 16;
 
 export function assessInstructions(content: string, depth = 0): InstructionAssessment {
   const contributions = new Map<SignalFamily, number>();
@@ -216,7 +217,10 @@ function phraseEvidence(text: string, words: ReadonlySet<string>, capitalDan: bo
       if (!scripts.has(pattern.script)) scripts.set(pattern.script, pattern.script.test(text));
       if (!scripts.get(pattern.script)) continue;
     }
+    let matches = 0;
     for (const match of matchesOf(pattern.pattern, text)) {
+      // Evidence saturates long before this; a text repeating a phrase cannot make the guard slow.
+      if (++matches > MAX_MATCHES_PER_PATTERN) break;
       sentences ??= splitSentences(text);
       const at = sentenceAt(sentences, match.index);
       const sentence = sentences[at] as Sentence;
