@@ -252,6 +252,16 @@ describe('hindsight consolidation through the API with a real worker process', (
     expect(second?.metadata).toEqual({ key: first?.metadata.key, answer: 'Dash', replaces: 'Streamlit' });
   });
 
+  it('reads a bare "instead" in a later session as taking back the latest standing decision', async () => {
+    const u = 'instead-user';
+    await consolidate('instead-1', u, [say(u, 'user', "Let's go with the Daunt Books shop for the launch.")]);
+    const [first] = (await memoriesOf(u)).filter((m) => m.category === 'decision');
+    await consolidate('instead-2', u, [say(u, 'user', "Daunt can't host us. We'll go with Foyles instead.")]);
+    const second = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'instead-2');
+    expect(second?.content).toBe('The user decided to go with Foyles.');
+    expect(second?.metadata).toEqual({ key: first?.metadata.key, answer: 'Foyles', replaces: first?.metadata.answer });
+  });
+
   it('refreshes the user’s profile summary after a consolidation', async () => {
     const deadline = Date.now() + 30_000;
     let summary = await stack.client.userSummary('en-user');

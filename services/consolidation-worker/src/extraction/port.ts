@@ -35,7 +35,9 @@ export const ExtractedItem = z
       }),
     /** The slot's short value ("Lisbon", "shellfish", "no"): same key + another answer is an update. */
     answer: z.string().trim().min(1).max(120).optional(),
-    /** The earlier answer this item takes back ("make that Lisbon instead" replaces "Berlin"). */
+    /** The user took an earlier decision back ("make that Lisbon instead", "算了…还是…"). */
+    reverses: z.boolean().optional(),
+    /** The earlier answer this item takes back, when known ("make that Lisbon instead" replaces "Berlin"). */
     replaces: z.string().trim().min(1).max(120).optional(),
     confidence: z.number().min(0).max(1),
     turn_ids: z

@@ -106,6 +106,7 @@ function toItem(finding: Noted): ExtractedItem {
     answer: finding.answer.slice(0, 120) || finding.value.slice(0, 120),
     confidence: finding.confidence,
     turn_ids: [finding.turnId],
+    ...(finding.reverses ? { reverses: true } : {}),
     ...(finding.replaces ? { replaces: finding.replaces.slice(0, 120) } : {}),
   };
 }

@@ -82,14 +82,14 @@ export function toThirdPerson(clause: string, subject = 'the user', userNamed = 
     }
     out.push(`${term.pre}${text}${term.post}`);
   }
-  // compromise splits "10k" and "38k" into two terms; keep the user's spelling where they wrote it joined.
-  return out
-    .join('')
-    .replace(/(\d) ([a-z]{1,3})\b/gi, (whole, digit: string, unit: string) =>
-      clause.includes(`${digit}${unit}`) ? `${digit}${unit}` : whole,
-    )
-    .replace(/\s+/g, ' ')
-    .trim();
+  return keepJoinedUnits(clause, out.join('')).replace(/\s+/g, ' ').trim();
+}
+
+/** compromise splits "10k" and "38k" into two terms; keep the user's spelling where they wrote it joined. */
+export function keepJoinedUnits(original: string, text: string): string {
+  return text.replace(/(\d) ([a-z]{1,3})\b/gi, (whole, digit: string, unit: string) =>
+    original.includes(`${digit}${unit}`) ? `${digit}${unit}` : whole,
+  );
 }
 
 /** The clauses of a text, as compromise splits them (sentence, then comma and conjunction boundaries). */

@@ -1,5 +1,5 @@
 import { isChitChat } from '../small-talk.ts';
-import { clausesOf, isRelativeDate, resolvedDates, toThirdPerson } from './english-grammar.ts';
+import { clausesOf, isRelativeDate, keepJoinedUnits, resolvedDates, toThirdPerson } from './english-grammar.ts';
 import { type Finding, type SessionContext, sentence, slug } from './finding.ts';
 import {
   ANSWER_ASPECTS_EN,
@@ -160,8 +160,7 @@ function readClause(clause: string, around: ClauseContext): Finding[] {
 function expand(clause: string): string {
   const doc = nlp(clause);
   doc.contractions().expand();
-  return doc
-    .text()
+  return keepJoinedUnits(clause, doc.text())
     .replace(/\blet us\b/gi, "let's")
     .replace(/\bcan not\b/gi, 'cannot');
 }
@@ -278,7 +277,8 @@ function decisionFrame(clause: string, expanded: string, { ctx }: ClauseContext)
   if (!positive) return undefined;
   const verb = positive.length > 2 ? (positive[1] ?? '') : '';
   const object = clean(positive.length > 2 ? (positive[2] ?? '') : (positive[1] ?? ''));
-  if (object.length < 2 || /^(it|that|this|so|sure)$/i.test(object) || DELIVERABLES_EN.test(object)) return undefined;
+  if (object.length < 2 || /^(?:it|that|this|one|them|so|sure)\b/i.test(object) || DELIVERABLES_EN.test(object))
+    return undefined;
   // "let's do a 3-week plan" asks for work; "I'll start on Saturday" is a commitment (below).
   if (/^(start|have)$/i.test(verb) && !reverses) return undefined;
   const startsWithVerb =
@@ -643,11 +643,10 @@ function budgetFrame(clause: string, expanded: string): Finding | undefined {
   let value = userSays(expanded);
   if (!/^(?:i|we|my|our)\b/i.test(expanded)) {
     value = sentence(
-      expanded
+      toThirdPerson(expanded, 'the user', true)
         .replace(/^(?:the\s+)?(total\s+)?budget\b/i, "The user's $1budget")
         .replace(/^max(?:imum)?\b/i, "The user's maximum budget is")
         .replace(/^(?:company policy|policy)\b/i, "The user's company policy")
-        .replace(/\b(?:our|my)\b/gi, 'their')
         .replace(/^(?!The user)/, 'The user mentioned: '),
     );
   }
@@ -723,7 +722,7 @@ function constraintFrame(clause: string, expanded: string): Finding | undefined 
     key: `constraint.${slug(headWords(m[1] as string, 2))}`,
     answer: m[2] as string,
     query: `What requirement did the user set for ${headWords(m[1] as string, 3)}?`,
-    value: sentence(`The user's requirement: ${expanded.replace(/\bmy\b/gi, 'their').replace(/\bour\b/gi, 'their')}`),
+    value: sentence(`The user's requirement: ${toThirdPerson(expanded, 'the user', true)}`),
     confidence: 0.8,
   };
 }
