@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { startPgliteServer } from '@hindsight/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { loadMemoryApiConfig } from '../../src/config.ts';
 import { spawnMemoryApi } from '../support/process.ts';
 
 /**
@@ -76,5 +78,38 @@ describe('memory-api start-up on PostgreSQL', () => {
       /cannot reach PostgreSQL at postgres:\/\/hindsight@127\.0\.0\.1:1\/hindsight \(DATABASE_URL\)/,
     );
     expect(output).not.toContain('s3cret-pw');
+  });
+
+  it('refuses to fall back to plain text when DATABASE_SSL asks for TLS and the server has none', async () => {
+    const server = await startPgliteServer();
+    try {
+      const { code, output } = await exitOf({ DATABASE_URL: server.url, DATABASE_SSL: 'require' });
+      expect(code).toBe(1);
+      expect(output).toMatch(
+        /cannot reach PostgreSQL at .* \(DATABASE_URL\): The server does not support SSL connections/,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('names conflicting or unusable TLS settings before connecting', () => {
+    const base = { VECTOR_STORE: 'postgres', DATABASE_URL: 'postgres://h@db:5432/h' };
+    expect(() =>
+      loadMemoryApiConfig({ ...base, DATABASE_URL: `${base.DATABASE_URL}?sslmode=require`, DATABASE_SSL: 'disable' }),
+    ).toThrow(/DATABASE_SSL.*sslmode in DATABASE_URL both set TLS/);
+    expect(() => loadMemoryApiConfig({ ...base, DATABASE_SSL_CA_FILE: '/ca.pem' })).toThrow(
+      /DATABASE_SSL_CA_FILE.*only with DATABASE_SSL=verify-full/,
+    );
+    expect(() => loadMemoryApiConfig({ ...base, DATABASE_SSL: 'prefer' })).toThrow(/DATABASE_SSL/);
+    expect(() => loadMemoryApiConfig({ ...base, DATABASE_SCHEMA: 'Robert"; DROP' })).toThrow(/DATABASE_SCHEMA/);
+    expect(
+      loadMemoryApiConfig({ ...base, DATABASE_SSL: 'verify-full', DATABASE_SSL_CA_FILE: '/ca.pem' }),
+    ).toMatchObject({
+      DATABASE_SSL: 'verify-full',
+      DATABASE_POOL_SIZE: 10,
+      DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+      DATABASE_SCHEMA: 'hindsight',
+    });
   });
 });
