@@ -1,9 +1,17 @@
 import type { Turn } from '@hindsight/memory-model';
+import { isDegenerate } from './guard.ts';
 import { chineseFindings } from './offline/chinese.ts';
 import { englishFindings } from './offline/english.ts';
 import { type Finding, newSessionContext } from './offline/finding.ts';
 import { ExtractedItem, type Extraction, type Extractor } from './port.ts';
 import { isPleasantry } from './small-talk.ts';
+
+/**
+ * The part of a user turn the notes are taken from. What a person says about themselves fits in
+ * it; a longer turn is a paste (code, a document, logs), which the transcript keeps whole and
+ * which would otherwise cost seconds of parsing.
+ */
+export const NOTE_CHARS_PER_TURN = 2000;
 
 /** A finding with the turn it came from. */
 interface Noted extends Finding {
@@ -28,14 +36,18 @@ export class RuleExtractor implements Extractor {
     for (const turn of turns) {
       if (turn.role !== 'user' || isPleasantry(turn.content)) continue;
       ctx.now = turn.timestamp;
-      const findings = /\p{Script=Han}/u.test(turn.content)
-        ? chineseFindings(turn.content, ctx)
-        : englishFindings(turn.content, ctx);
+      const text = turn.content.slice(0, NOTE_CHARS_PER_TURN);
+      const findings = /\p{Script=Han}/u.test(text) ? chineseFindings(text, ctx) : englishFindings(text, ctx);
       for (const finding of findings) note(noted, { ...finding, turnId: turn.id });
       dropContradictedDecisions(noted, turn);
     }
-    // A finding that does not fit the item schema (too short, too long) is not kept rather than failing the job.
-    const items = noted.map(toItem).filter((item) => ExtractedItem.safeParse(item).success);
+    // A finding the output checks would refuse (too short, too long, "very very very …") is not kept:
+    // what the user typed must never fail the job.
+    const items = noted
+      .map(toItem)
+      .filter(
+        (item) => ExtractedItem.safeParse(item).success && !isDegenerate(item.value) && !isDegenerate(item.query),
+      );
     return { items, llmCalls: 0, tokens: 0 };
   }
 }

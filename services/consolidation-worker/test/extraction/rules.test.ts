@@ -127,6 +127,21 @@ describe('rule extractor (compromise + jieba)', () => {
     expect(decisions[0]?.value).not.toMatch(/音箱/);
   });
 
+  it.each([
+    ['ill-formed unicode', '\ud800 I am allergic to \udfff peanuts and I live in Oslo \udbff'],
+    ['a word repeated', `I am allergic to ${'very '.repeat(300)}peanuts.`],
+    ['a pasted JSON blob', JSON.stringify({ a: { b: { c: [1, 2, { d: 'I love coffee' }] } } })],
+    ['a code block', '```ts\nconst me = "I am allergic to peanuts";\n```'],
+    ['emoji only', '🙂🙂🙂👍'],
+    ['one character over and over', '我'.repeat(3000)],
+    ['a very long paste', 'I live in Leeds and my wife Priya is vegetarian. '.repeat(200)],
+  ])('never fails the job on what a user may type: %s', async (_label, text) => {
+    const items = await extractFrom(['user', text]);
+    // Whatever it keeps passes the same output checks the worker applies.
+    expect(() => guardExtraction(items, new Set(['t1']), new Set(['t1']))).not.toThrow();
+    expect(guardExtraction(items, new Set(['t1']), new Set(['t1']))).toHaveLength(items.length);
+  });
+
   it('is deterministic: the same session yields the same items (retries reuse their keys)', async () => {
     const lines: Array<[Turn['role'], string]> = [
       ['user', 'We have two kids, Maya is 7 and Tom is 4.'],

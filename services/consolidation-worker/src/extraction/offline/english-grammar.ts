@@ -94,13 +94,21 @@ export function keepJoinedUnits(original: string, text: string): string {
 
 /** The clauses of a text, as compromise splits them (sentence, then comma and conjunction boundaries). */
 export function clausesOf(text: string): string[][] {
-  return (nlp(text).sentences().out('array') as string[]).map((s) =>
-    (nlp(s).clauses().out('array') as string[]).map((c) => c.trim()).filter((c) => c.length > 0),
-  );
+  // One parse for the whole turn: each sentence view splits into clauses without being parsed again.
+  return nlp(text)
+    .sentences()
+    .map((view) =>
+      ((view as Doc).clauses().out('array') as string[]).map((c) => c.trim()).filter((c) => c.length > 0),
+    ) as string[][];
 }
+
+/** Words without which a text holds no date: compromise-dates (the costly part) only reads texts that have one. */
+const DATE_WORDS =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|today|tonight|tomorrow|yesterday|week|weekend|month|year|season|spring|summer|autumn|fall|winter|christmas|easter|new year|morning|evening|noon|midnight|\d{1,2}(?:st|nd|rd|th)|\d{4}|\d{1,2}[/.-]\d{1,2}|\d{1,2}(?::\d\d)?\s?(?:am|pm))\b/i;
 
 /** Dates in `text` resolved against `today` (YYYY-MM-DD): the phrase and a plain rendering. */
 export function resolvedDates(text: string, today: string): Array<{ phrase: string; resolved: string }> {
+  if (!DATE_WORDS.test(text)) return [];
   const found = withDates(text).dates({ today, timezone: 'UTC' }).json() as Array<{
     text: string;
     dates?: { start?: string; end?: string; duration?: { days?: number; months?: number } };
