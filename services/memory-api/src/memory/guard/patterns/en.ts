@@ -139,6 +139,11 @@ const LEAK_OBJECTS = [
   '(?:hidden|initial|original|secret|internal|confidential|developer|pre-?|meta-?|base|first|starting) (?:prompt|instructions?|message|rules|configuration|guidelines|directives)',
   '(?:your|its) (?:instructions|prompt|rules|guidelines|directives|configuration|programming|training data|system|context window|initial|first message|hidden)',
   'the (?:text|words|message|content|instructions|prompt|conversation) (?:above|before|preceding|so far)',
+  '(?:the |this |your )?(?:above|previous|preceding|initial|original|entire|full|whole) prompts?',
+  '(?:this|the|your) prompts? (?:so far|above|texts?|verbatim|in full)',
+  'prompt texts?',
+  '(?:your|the) (?:memory|memories)(?: store| bank| database| contents)?',
+  '(?:the )?contents? of (?:your|the) (?:memory|memories|context|instructions|prompt|system prompt|configuration)',
   'everything above',
   'the above (?:text|instructions|prompt)',
   'memories(?: \\p{L}+){0,3} (?:of|about|from|for|on) (?:every|all|other|each|any)(?: \\p{L}+)? users?',
@@ -278,6 +283,16 @@ const LEAK_ANCHORS = [
   'everything',
   'above',
   'memories',
+  'memory',
+  'previous',
+  'preceding',
+  'entire',
+  'full',
+  'whole',
+  'this',
+  'the',
+  'prompts',
+  'contents',
   'other',
   'every',
   'all',
@@ -390,12 +405,115 @@ export const ENGLISH: readonly SignalPattern[] = [
     { anchorOn: ['overrides', 'replaces', 'supersedes', 'cancels', 'takes'] },
   ),
 
+  // "Ignore the above and …", "disregard the previous message": the text before, whatever it said.
+  signal(
+    'override',
+    3.5,
+    `${words(...OVERRIDE_VERBS)}${SEP}(?:${words('all', 'everything')}${SEP})?(?:${words('of')}${SEP})?${words('the', 'this', 'that', 'any')}${SEP}${words('above', 'foregoing', 'preceding', 'previous', 'prior', 'earlier', 'visible')}(?:${SEP}${words('text', 'message', 'messages', 'words', 'content', 'paragraphs?', 'parts?', 'lines?', 'input', 'conversation', 'prompt', 'page')})?(?=\\s*(?:$|[.,;:!?]|${words('and', 'then', 'now', 'instead', 'completely', 'entirely')}))`,
+    { anchorOn: ['above', 'foregoing', 'preceding', 'previous', 'prior', 'earlier', 'visible'] },
+  ),
+  signal(
+    'override',
+    3,
+    `${words('remove', 'erase', 'delete', 'clear', 'wipe', 'get', 'put', 'drop', 'purge', 'flush')}${gap(5)}${words('out of', 'from')}${SEP}${words('your')}${SEP}${words('head', 'mind', 'memory', 'context')}`,
+    { anchorOn: ['head', 'mind', 'memory', 'context'] },
+  ),
+  signal(
+    'override',
+    3.5,
+    `${words('replaces', 'overrides', 'supersedes', 'cancels', 'invalidates', 'voids')}${SEP}(?:${words('what', 'whatever', 'everything', 'anything')}${SEP}${words('you')}${SEP}(?:${words('were', 'have been', 'was')}${SEP})?${words('told', 'given', 'taught', 'instructed')}|${words('your', 'all', 'any')}${SEP}(?:${words('previous', 'prior', 'earlier', 'existing', 'current', 'original')}${SEP})?${words('instructions', 'rules', 'guidelines', 'policy', 'policies', 'prompt', 'programming', 'configuration', 'directives')})`,
+    { anchorOn: ['replaces', 'overrides', 'supersedes', 'cancels', 'invalidates', 'voids'] },
+  ),
+  // Task switch: "now focus on your new task", "your instructions are now to …".
+  signal(
+    'new-instructions',
+    3,
+    `${words('now', 'instead', 'then', 'next')}${SEP}(?:${words('please', 'just', 'only')}${SEP})?${words('focus', 'concentrate', 'move on', 'switch', 'turn', 'work')}${SEP}${words('on', 'to')}${SEP}${words('your', 'the', 'a', 'this', 'my')}${SEP}(?:${words('new', 'real', 'next', 'actual', 'following', 'other')}${SEP})?${words('tasks?', 'assignments?', 'questions?', 'jobs?', 'missions?', 'instructions?', 'requests?', 'orders?')}`,
+    { anchorOn: ['focus', 'concentrate', 'move', 'switch', 'turn', 'work'] },
+  ),
+  signal(
+    'new-instructions',
+    3,
+    `${words('your', "the assistant'?s", "the ai'?s")}${SEP}${words('instructions?', 'task', 'tasks', 'job', 'goal', 'purpose', 'mission', 'orders', 'assignment')}${SEP}${words('is', 'are')}${SEP}${words('now', 'henceforth', 'from now on')}`,
+    { anchorOn: ['now', 'henceforth'] },
+  ),
+  signal(
+    'new-instructions',
+    2,
+    `${words('forget', 'drop', 'skip', 'abandon', 'ignore', 'disregard', 'stop')}${gap(3)}${words('tasks?', 'assignments?', 'questions?', 'topics?', 'jobs?')}`,
+    {
+      anchorOn: ['tasks?', 'assignments?', 'questions?', 'topics?', 'jobs?'],
+      aiContext: 1,
+      boosts: [boost(words('previous', 'prior', 'earlier', 'above', 'all', 'every'), 0.5)],
+    },
+  ),
+  signal(
+    'new-instructions',
+    2,
+    `${words('that is', "that's", 'this is', 'we are', "we're")}${SEP}${words('done', 'enough', 'finished', 'over', 'complete', 'completed')}[.!]+\\s*${words('now')}${SEP}${words('write', 'tell', 'say', 'answer', 'explain', 'give', 'show', 'print', 'list', 'describe', 'generate', 'create', 'translate', 'summari[sz]e')}`,
+    { anchorOn: ['done', 'enough', 'finished', 'over', 'complete', 'completed'] },
+  ),
   signal(
     'new-instructions',
     1.5,
-    `${words('new', 'updated', 'revised', 'latest', 'additional', 'replacement', 'important', 'urgent', 'secret', 'hidden', 'override')}${SEP}${words('instructions?', 'directives?', 'rules?', 'orders?', 'commands?', 'prompt', 'system prompt', 'polic(?:y|ies)', 'guidelines?', 'priority', 'objective')}\\s*(?::|--?|—)`,
+    `${words('attention', 'stop', 'wait', 'halt')}${SEP}(?:${words('stop', 'please', 'now', 'attention')}${SEP})?${words('i (?:urgently |really )?need', 'ignore', 'forget', 'listen', 'new (?:task|instructions?|question)')}`,
+    { anchorOn: ['attention', 'stop', 'wait', 'halt'] },
+  ),
+  signal(
+    'leak',
+    3,
+    `${words('what')}${SEP}${words('is', 'was', 'were', 'are', "'s")}${SEP}${words('written', 'said', 'stated', 'contained', 'included', 'typed')}${SEP}(?:${words('at', 'in', 'on')}${SEP})?(?:${words('the')}${SEP})?(?:${words('beginning', 'start', 'top', 'very beginning')}${SEP}${words('of')}${SEP})?${words('this', 'the', 'your')}${SEP}(?:${words('above', 'previous', 'initial', 'original', 'system')}${SEP})?${words('prompt', 'conversation', 'instructions', 'message', 'chat', 'context')}`,
+    { anchorOn: ['written', 'said', 'stated', 'contained', 'included', 'typed'] },
+  ),
+  signal(
+    'leak',
+    3,
+    `${words('beginning', 'start', 'top', 'first (?:\\d+ |few |two |three |five |ten )?(?:words|lines|sentences|characters|paragraphs?)')}${SEP}${words('of')}${SEP}${words('this', 'the', 'your')}${SEP}(?:${words('above', 'initial', 'original', 'system', 'hidden')}${SEP})?${words('prompt', 'instructions', 'system prompt', 'system message', 'rules', 'conversation')}`,
+    { anchorOn: ['beginning', 'start', 'top', 'first'], aiContext: 0.5 },
+  ),
+  signal(
+    'addressee',
+    2.5,
+    `${words('i am', "i'm", 'we are', "we're")}${SEP}${words('the', 'a', 'an', 'your')}${SEP}(?:${words('lead', 'chief', 'senior', 'original')}${SEP})?${words('developers?', 'creators?', 'admins?', 'administrators?', 'owners?', 'operators?', 'makers?', 'programmers?', 'engineers?')}${SEP}${words('of', 'for', 'behind')}${SEP}${words('this', 'the', 'your', 'you')}`,
     {
       anchorOn: [
+        'developers?',
+        'creators?',
+        'admins?',
+        'administrators?',
+        'owners?',
+        'operators?',
+        'makers?',
+        'programmers?',
+        'engineers?',
+      ],
+    },
+  ),
+  signal(
+    'unrestricted',
+    2,
+    `${words('evil', 'malicious', 'rogue', 'unethical', 'amoral', 'uncensored', 'unfiltered')}${SEP}(?:\\p{L}+${SEP})?${words(...AI_NAMES, 'version of yourself', 'twin', 'confidant', 'persona', 'alter ego', 'mode')}`,
+    { anchorOn: ['evil', 'malicious', 'rogue', 'unethical', 'amoral', 'uncensored', 'unfiltered'] },
+  ),
+  signal(
+    'deception',
+    2,
+    `${words('opposite of the truth', 'false (?:answers|information|facts)', 'wrong answers', 'misinformation', 'disinformation', 'fake (?:facts|news|reviews)')}`,
+    { anchorOn: ['opposite', 'false', 'wrong', 'misinformation', 'disinformation', 'fake'] },
+  ),
+  signal('bypass', 2, `${words('access granted', 'i have been pwned', 'pwned', 'haha pwned')}`, {
+    anchorOn: ['access', 'i', 'pwned', 'haha'],
+  }),
+  signal(
+    'new-instructions',
+    1.5,
+    `${words('new', 'updated', 'revised', 'latest', 'additional', 'replacement', 'important', 'urgent', 'secret', 'hidden', 'override')}${SEP}${words('instructions?', 'directives?', 'rules?', 'orders?', 'commands?', 'prompt', 'system prompt', 'polic(?:y|ies)', 'guidelines?', 'priority', 'objective', 'tasks?', 'assignments?', 'missions?', 'system prompts?')}\\s*(?::|--?|—)`,
+    {
+      anchorOn: [
+        'tasks?',
+        'assignments?',
+        'missions?',
+        'prompts',
         'instructions?',
         'directives?',
         'rules?',
@@ -729,7 +847,7 @@ export const ENGLISH: readonly SignalPattern[] = [
     { anchorOn: ['authori[sz]ed', 'approved', 'sanctioned', 'official', 'permitted', 'legitimate'] },
   ),
 
-  signal('leak', 4, `${words(...LEAK_VERBS)}${gap(4)}${words(...LEAK_OBJECTS)}`, {
+  signal('leak', 4, `${words(...LEAK_VERBS)}${gap(6)}${words(...LEAK_OBJECTS)}`, {
     anchorOn: LEAK_ANCHORS,
     boosts: [
       boost(

@@ -4,6 +4,12 @@ import { type Lexicon, lexiconSignals } from './lexicon.ts';
 /** French: the verb forms after an auxiliary ("a ignoré", "j'ai oublié") are past, not orders. */
 const NOT_PAST_FR = "(?<!(?:^|\\s)(?:a|ai|as|avons|avez|ont|avait|avaient|j'ai|l'a|l'ai|t'a|m'a|est|sont|etait)\\s)";
 const FRENCH: Lexicon = {
+  everything: [
+    "tout ce qui (?:precede|est au-dessus|a ete dit|t'a ete dit)",
+    "tout ce que (?:tu sais|vous savez|je t'ai dit|on t'a dit|tu as appris|on vous a dit)",
+    'tout le reste',
+    'tout ce qui a ete ecrit',
+  ],
   overrideVerbs: [
     `${NOT_PAST_FR}ignore`,
     'ignorez',
@@ -144,6 +150,12 @@ const FRENCH: Lexicon = {
 
 /** Spanish: "ha ignorado" is past; "el usuario ignora" is described (see the mitigations). */
 const SPANISH: Lexicon = {
+  everything: [
+    'todo lo anterior',
+    'lo anterior',
+    'todo lo de arriba',
+    'todo lo que (?:sabes|te dije|te han dicho|has aprendido|se te dijo)',
+  ],
   overrideVerbs: [
     'ignora',
     'ignore',
@@ -276,6 +288,11 @@ const SPANISH: Lexicon = {
 
 /** German: "ignoriert" (past participle, also plural imperative) is left out on purpose. */
 const GERMAN: Lexicon = {
+  everything: [
+    'alles (?:davor|zuvor|bisherige|bisher gesagte|vorherige|obige|oben|vorher)',
+    'alles,? was (?:du|dir|ihnen) (?:gesagt|gelernt|beigebracht)(?: wurde)?',
+    'das (?:obige|vorherige|bisherige)',
+  ],
   markers: ['du', 'ab', 'von', 'sie', 'dein', 'deine', 'jetzt', 'nun', 'bist'],
   overrideVerbs: [
     'ignoriere',
@@ -404,6 +421,12 @@ const GERMAN: Lexicon = {
 
 /** Russian (й and ё are folded to и and е, like the text). */
 const RUSSIAN: Lexicon = {
+  everything: [
+    'все,? что было (?:раньше|выше|до этого|сказано)',
+    'все вышесказанное',
+    'все предыдущее',
+    'все,? что тебе (?:говорили|сказали)',
+  ],
   script: SCRIPTS.cyrillic,
   overrideVerbs: [
     'игнорируй',
@@ -518,6 +541,11 @@ const RUSSIAN: Lexicon = {
 };
 
 const ITALIAN: Lexicon = {
+  everything: [
+    'tutto (?:quello|cio) che (?:precede|ti e stato detto|sai|sta sopra)',
+    'tutto il precedente',
+    'tutto quanto sopra',
+  ],
   overrideVerbs: [
     'ignora',
     'ignorate',
@@ -604,6 +632,7 @@ const ITALIAN: Lexicon = {
 };
 
 const PORTUGUESE: Lexicon = {
+  everything: ['tudo (?:o )?que (?:foi dito|veio antes|voce sabe|te disseram)', 'tudo acima', 'tudo (?:o )?anterior'],
   overrideVerbs: [
     'ignore',
     'ignora',
@@ -706,6 +735,7 @@ const PORTUGUESE: Lexicon = {
 };
 
 const DUTCH: Lexicon = {
+  everything: ['alles (?:hierboven|daarvoor|wat eerder (?:is )?gezegd)', 'alles wat je (?:weet|is verteld)'],
   markers: ['je', 'jij', 'jouw', 'vanaf', 'bent', 'nu', 'doe', 'geef', 'toon', 'laat'],
   overrideVerbs: [
     'negeer',
@@ -770,6 +800,7 @@ const DUTCH: Lexicon = {
 };
 
 const POLISH: Lexicon = {
+  everything: ['wszystko (?:powyzej|wczesniej|co ci powiedziano|co bylo wczesniej)'],
   markers: [
     'nie',
     'sie',
@@ -828,6 +859,7 @@ const POLISH: Lexicon = {
 
 /** Turkish is verb-final: the object comes first ("talimatları yok say"). */
 const TURKISH: Lexicon = {
+  everything: ['(?:yukaridaki|onceki|daha onceki) her seyi', 'her seyi'],
   markers: [
     've',
     'bir',
@@ -901,6 +933,7 @@ const TURKISH: Lexicon = {
 };
 
 const ARABIC: Lexicon = {
+  everything: ['كل ما (?:سبق|قيل|سبق ذكره|تعلمته)'],
   script: SCRIPTS.arabic,
   overrideVerbs: [
     '(?:و|ف)?تجاهل(?:ي|وا)?',
@@ -954,6 +987,7 @@ const ARABIC: Lexicon = {
 const HINDI_STEM = '[\\p{L}\\p{M}]*';
 const hindi = (...stems: string[]) => stems.map((stem) => `${stem}${HINDI_STEM}`);
 const HINDI: Lexicon = {
+  everything: ['(?:ऊपर|पहले) (?:का|की|के) सब कुछ', 'सब कुछ'],
   objectFirst: true,
   script: SCRIPTS.devanagari,
   overrideVerbs: hindi('अनदेखा', 'नजरअंदाज', 'नज़रअंदाज़', 'भूल', 'उपेक्षा', 'मत मान', 'पालन न कर'),

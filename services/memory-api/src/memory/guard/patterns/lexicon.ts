@@ -11,6 +11,8 @@ export interface Lexicon {
   overrideVerbs: readonly string[];
   /** "instructions/rules/prompt/…" (any inflection). */
   overrideObjects: readonly string[];
+  /** "everything before", "all of the above": what an override drops when it names no rules. */
+  everything: readonly string[];
   /** "previous/above/original/…": makes an override unambiguous. */
   priorQualifiers: readonly string[];
   /** "all/your/…". */
@@ -62,6 +64,12 @@ export function lexiconSignals(lex: Lexicon): SignalPattern[] {
   });
   return [
     signal('override', 3, override, on(lex.overrideObjects, { boosts: overrideBoosts })),
+    signal(
+      'override',
+      3.5,
+      lex.objectFirst ? `${words(...lex.everything)}${gap(2)}${verbs}` : `${verbs}${gap(1)}${words(...lex.everything)}`,
+      on(lex.everything),
+    ),
     signal('persona', 3, words(...lex.persona), on(lex.persona)),
     signal('persona', 1.5, words(...lex.personaSoft), on(lex.personaSoft)),
     signal(
