@@ -55,15 +55,20 @@ export const MemoryApiEnv = z
     DEFAULT_CONFIDENCE: env.number(0.9, 0, 1),
     GUARD_INSTRUCTIONS: z.enum(['reject', 'quarantine']).default('reject'),
     GUARD_RAW_DUMPS: z.enum(['reject', 'quarantine']).default('reject'),
-    RANK_SIMILARITY_WEIGHT: env.number(0.6, 0),
-    RANK_CONFIDENCE_WEIGHT: env.number(0.2, 0),
-    RANK_RECENCY_WEIGHT: env.number(0.2, 0),
+    /** Dense and keyword relevance (each 0..1) are scaled by these and fused: the stronger decides. */
+    RANK_DENSE_WEIGHT: env.number(1, 0, 1),
+    RANK_KEYWORD_WEIGHT: env.number(1, 0, 1),
+    /** The weaker evidence adds this share of itself (agreement of dense and keyword). */
+    RANK_AGREEMENT: env.number(0.5, 0, 1),
+    /** Dense relevance counts similarity above the query's background: mean + this many σ of its cosine to unrelated text. */
+    RANK_BACKGROUND_SIGMAS: env.number(1, 0, 10),
+    /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
+    RANK_CONFIDENCE_WEIGHT: env.number(0.1, 0, 0.5),
+    RANK_RECENCY_WEIGHT: env.number(0.1, 0, 0.5),
     RANK_RECENCY_DAYS: env.number(30, 0.001),
-    RANK_RRF_K: env.number(60, 1),
-    /** Weighted RRF: how much the dense list counts in the fusion. */
-    RANK_DENSE_WEIGHT: env.number(1, 0),
-    /** How much the keyword (BM25) list counts; unset → 1000 (keyword order decides) with the built-in embedder, 1 otherwise (see dependencies.ts). */
-    RANK_KEYWORD_WEIGHT: z.coerce.number().min(0).optional(),
+    /** Word overlap (Jaccard) at which two results count as the same; share of a fact's words that makes a summary restate it. */
+    RANK_DUPLICATE_OVERLAP: env.number(0.8, 0, 1),
+    RANK_RESTATE_OVERLAP: env.number(0.6, 0, 1),
     /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
     RANK_CATEGORY_WEIGHTS: z
       .string()
@@ -86,6 +91,12 @@ export const MemoryApiEnv = z
     /** How much a neighbouring turn's word counts against the turn's own (0 = context off in ranking). */
     RANK_TURN_CONTEXT_WEIGHT: env.number(0.2, 0, 1),
     SEARCH_DEADLINE_MS: env.int(3000, 1),
+    /** `min_score` of a search that sends none: results below it are not relevant enough to return. */
+    SEARCH_MIN_SCORE: env.number(0.05, 0, 1),
+    /** A search waits this long for its query vector, then answers keyword results with `dense_skipped`. */
+    SEARCH_EMBED_TIMEOUT_MS: env.int(1000, 1),
+    /** After the embedder failed or timed out, searches skip it this long before one tries again. */
+    SEARCH_EMBED_COOLDOWN_MS: env.int(5000, 0),
     SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
     BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
     /**

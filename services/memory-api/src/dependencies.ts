@@ -11,7 +11,6 @@ import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
-import { sourceWeightsFor } from './memory/ranking.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
 import {
   createMemoryApiMetrics,
@@ -72,15 +71,19 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
         search: {
           deadlineMs: config.SEARCH_DEADLINE_MS,
           candidateFactor: config.SEARCH_CANDIDATE_FACTOR,
+          minScore: config.SEARCH_MIN_SCORE,
+          queryEmbedding: { timeoutMs: config.SEARCH_EMBED_TIMEOUT_MS, cooldownMs: config.SEARCH_EMBED_COOLDOWN_MS },
           ranking: {
-            similarity: config.RANK_SIMILARITY_WEIGHT,
+            denseWeight: config.RANK_DENSE_WEIGHT,
+            keywordWeight: config.RANK_KEYWORD_WEIGHT,
+            agreement: config.RANK_AGREEMENT,
+            backgroundSigmas: config.RANK_BACKGROUND_SIGMAS,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
-            rrfK: config.RANK_RRF_K,
             categoryWeights: config.RANK_CATEGORY_WEIGHTS,
-            sourceWeights: sourceWeightsFor(rawEmbedder.model, config.RANK_DENSE_WEIGHT, config.RANK_KEYWORD_WEIGHT),
           },
+          redundancy: { duplicateOverlap: config.RANK_DUPLICATE_OVERLAP, restateOverlap: config.RANK_RESTATE_OVERLAP },
         },
         guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
         lock: new RedisOwnerLock(

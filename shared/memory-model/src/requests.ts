@@ -90,6 +90,11 @@ export const SearchRequest = z
     token_budget: z.number().int().min(1).max(MAX_TOKEN_BUDGET).default(DEFAULT_TOKEN_BUDGET),
     include_superseded: z.boolean().default(false),
     deadline_ms: z.number().int().min(1).max(60_000).optional(),
+    /**
+     * Results scoring below this are left out (score is a relevance in 0..1, comparable across
+     * queries); unset → the service's SEARCH_MIN_SCORE. 0 returns every candidate.
+     */
+    min_score: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type SearchRequest = z.infer<typeof SearchRequest>;
@@ -122,6 +127,8 @@ export const SearchResponse = z.object({
   context: z.string(),
   truncated: z.boolean(),
   timed_out: z.boolean(),
+  /** The query could not be embedded (the embedder is down or slow): results are keyword matches only. */
+  dense_skipped: z.boolean(),
   took_ms: z.number(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;

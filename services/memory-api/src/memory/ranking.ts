@@ -1,28 +1,40 @@
-/** Rerank weights of DESIGN §4; every one is configurable. */
+/**
+ * Relevance of a memory to a query, from the evidence itself (DESIGN §4): the cosine similarity of
+ * the dense candidates and the normalised BM25 of the keyword candidates, fused so that neither
+ * drags the other down, then adjusted modestly by confidence, recency, category and decay. The
+ * score is a relevance in 0..1 that reads the same across queries, so a floor (`min_score`) can
+ * tell "nothing relevant" from a weak match. Every weight is configurable (config.ts).
+ */
 export interface RankingWeights {
-  similarity: number;
+  /** How much dense and keyword relevance count (each 0..1) before they are fused. */
+  denseWeight: number;
+  keywordWeight: number;
+  /** Bonus for agreement: the weaker of the two evidences adds this share of itself. */
+  agreement: number;
+  /**
+   * Dense relevance counts similarity above the query's background — the similarity the query has
+   * with unrelated text (mean + this many standard deviations over a fixed set of everyday
+   * sentences) — so an embedder whose unrelated texts sit at 0.4 and one whose sit at 0 both give
+   * 0 for "unrelated" and 1 for "identical".
+   */
+  backgroundSigmas: number;
+  /** Shares of the adjustment: score = relevance × ((1 − c − r) + c·confidence + r·recency) × category × decay. */
   confidence: number;
   recency: number;
   /** Days for recency to fall to 1/e. */
   recencyHalfLifeDays: number;
-  /** RRF constant. */
-  rrfK: number;
+  /** Category multipliers of the adjustment (the score never exceeds the relevance). */
   categoryWeights: Readonly<Record<string, number>>;
-  /** Weight of each candidate list in the fusion (weighted RRF); equal when absent. */
-  sourceWeights?: SourceWeights;
-}
-
-export interface SourceWeights {
-  dense: number;
-  keyword: number;
 }
 
 export const DEFAULT_RANKING: RankingWeights = {
-  similarity: 0.6,
-  confidence: 0.2,
-  recency: 0.2,
+  denseWeight: 1,
+  keywordWeight: 1,
+  agreement: 0.5,
+  backgroundSigmas: 1,
+  confidence: 0.1,
+  recency: 0.1,
   recencyHalfLifeDays: 30,
-  rrfK: 60,
   categoryWeights: { preference: 1.2, commitment: 1.3, decision: 1.1 },
 };
 
@@ -33,54 +45,54 @@ export function recencyWeight(occurredAt: number, now: number, scaleDays: number
   return Math.exp(-ageDays / scaleDays);
 }
 
-/**
- * Reciprocal rank fusion of ranked id lists, normalised so an item first in every list scores 1.
- * `weights[i]` scales list i (weighted RRF); lists without a weight count 1.
- */
-export function reciprocalRankFusion(
-  lists: ReadonlyArray<readonly string[]>,
-  k: number,
-  weights: readonly number[] = [],
-): Map<string, number> {
-  const fused = new Map<string, number>();
-  const used = lists
-    .map((list, i) => ({ list, weight: weights[i] ?? 1 }))
-    .filter((l) => l.list.length > 0 && l.weight > 0);
-  if (used.length === 0) return fused;
-  for (const { list, weight } of used) {
-    list.forEach((id, rank) => {
-      fused.set(id, (fused.get(id) ?? 0) + weight / (k + rank + 1));
-    });
-  }
-  const best = used.reduce((sum, l) => sum + l.weight, 0) / (k + 1);
-  for (const [id, score] of fused) fused.set(id, score / best);
-  return fused;
+/** The similarity an unrelated text reaches for this query. */
+export interface SimilarityBackground {
+  mean: number;
+  deviation: number;
 }
 
-export interface RankInput {
-  relevance: number;
+/** Deviations below this are treated as this (a query sharing nothing with any background text). */
+const MIN_DEVIATION = 0.02;
+
+/** Cosine similarity above the query's background, rescaled so that identical text scores 1. */
+export function denseRelevance(
+  similarity: number,
+  background: SimilarityBackground,
+  weights: Pick<RankingWeights, 'backgroundSigmas'>,
+): number {
+  const floor = Math.min(
+    0.95,
+    background.mean + weights.backgroundSigmas * Math.max(background.deviation, MIN_DEVIATION),
+  );
+  return clamp01((similarity - floor) / (1 - floor));
+}
+
+/** Dense and keyword relevance fused: the stronger decides, agreement adds a little. */
+export function fuseRelevance(
+  dense: number,
+  keyword: number,
+  weights: Pick<RankingWeights, 'denseWeight' | 'keywordWeight' | 'agreement'>,
+): number {
+  const d = clamp01(dense) * weights.denseWeight;
+  const k = clamp01(keyword) * weights.keywordWeight;
+  return clamp01(Math.max(d, k) + weights.agreement * Math.min(d, k));
+}
+
+export interface Adjustment {
   confidence: number;
   recency: number;
   category: string;
   decayWeight: number;
 }
 
-export function finalScore(input: RankInput, weights: RankingWeights): number {
-  const base =
-    weights.similarity * input.relevance + weights.confidence * input.confidence + weights.recency * input.recency;
-  return base * (weights.categoryWeights[input.category] ?? 1) * input.decayWeight;
+/** The final score: relevance, demoted a little for low confidence, age, category and decay. */
+export function finalScore(relevance: number, adjustment: Adjustment, weights: RankingWeights): number {
+  const { confidence: c, recency: r } = weights;
+  const base = 1 - c - r + c * adjustment.confidence + r * adjustment.recency;
+  const factor = clamp01(base * (weights.categoryWeights[adjustment.category] ?? 1) * adjustment.decayWeight);
+  return relevance * factor;
 }
 
-/**
- * Fusion weights. The built-in embedder hashes words, character n-grams and a small thesaurus: its
- * ranking is a noisier copy of BM25's, and fused with equal weight it pulls BM25 down (REALTALK via
- * scripts/eval, recall@10: plain BM25 49.6; hindsight with equal RRF 42.7, keyword ×8 49.2,
- * keyword ×1000 49.8). So with it the keyword order decides and the dense list ranks what shares no
- * word with the query (paraphrases, other scripts); a real embedding model gets equal weights. An
- * explicit RANK_KEYWORD_WEIGHT always wins.
- */
-export const BUILTIN_KEYWORD_WEIGHT = 1000;
-
-export function sourceWeightsFor(embedderModel: string, dense: number, keyword: number | undefined): SourceWeights {
-  return { dense, keyword: keyword ?? (embedderModel.startsWith('builtin') ? BUILTIN_KEYWORD_WEIGHT : 1) };
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }

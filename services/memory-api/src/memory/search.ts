@@ -11,23 +11,38 @@ import {
 } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
-import { finalScore, type RankingWeights, recencyWeight, reciprocalRankFusion } from './ranking.ts';
+import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
+import {
+  denseRelevance,
+  finalScore,
+  fuseRelevance,
+  type RankingWeights,
+  recencyWeight,
+  type SimilarityBackground,
+} from './ranking.ts';
+import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
+import { SimilarityBackgrounds } from './similarity-background.ts';
 import type { Candidate, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
 
 export interface SearchSettings {
   ranking: RankingWeights;
+  redundancy: RedundancySettings;
   deadlineMs: number;
   /** Candidates fetched from each source per requested result. */
   candidateFactor: number;
+  /** `min_score` when a request does not send one: results below it are not relevant. */
+  minScore: number;
+  queryEmbedding: QueryEmbeddingSettings;
 }
 
 /** Candidates from outside the long-term store (a session's working memory), already scored. */
 export interface ExtraCandidateSource {
+  /** Without `queryVector` (the embedder is unavailable) the source matches by keywords alone. */
   search(
     tenant: string,
     request: SearchRequest,
-    queryVector: Float32Array,
+    queryVector: Float32Array | undefined,
   ): Promise<Array<{ hit: Omit<SearchHit, 'score' | 'scores'>; similarity: number; keyword: number }>>;
 }
 
@@ -43,13 +58,31 @@ export interface SearchDeps {
 
 const TIMED_OUT = Symbol('timed out');
 
+/** The profile summary is loaded by the agent; a search returns it only when asked for by category. */
+const PROFILE_CATEGORY = 'profile';
+
+type Ranked = SearchHit & { supersededBy: string | null; relevance: number };
+
+/** A read path bound to its dependencies (the query-embedding circuit and background live across searches). */
+export type SearchMemories = (tenant: string, request: SearchRequest) => Promise<SearchResponse>;
+
 /**
- * The read path of DESIGN §4. No LLM calls. Dense and keyword candidates are
- * fetched in parallel under the same filters, fused with RRF, reranked, cut to
- * the token budget, and answered before the deadline with whatever is ready.
+ * The read path of DESIGN §4. No LLM calls. Dense and keyword candidates are fetched in parallel
+ * under the same filters; each is scored on its evidence (similarity above the query's
+ * background, normalised BM25 with turn context), fused, adjusted, floored at `min_score`,
+ * collapsed for redundancy, cut to the token budget, and answered before the deadline with
+ * whatever is ready. Without a query vector (embedder down, frozen or cooling down) it answers
+ * keyword results at once with `dense_skipped`.
  */
-export async function searchMemories(
+export function createSearch(deps: SearchDeps): SearchMemories {
+  const queryEmbedding = new QueryEmbedding(deps.embedder, deps.settings.queryEmbedding, deps.log);
+  const backgrounds = new SimilarityBackgrounds(deps.embedder);
+  return (tenant, request) => searchMemories(deps, { queryEmbedding, backgrounds }, tenant, request);
+}
+
+async function searchMemories(
   deps: SearchDeps,
+  shared: { queryEmbedding: QueryEmbedding; backgrounds: SimilarityBackgrounds },
   tenant: string,
   request: SearchRequest,
 ): Promise<SearchResponse> {
@@ -57,6 +90,7 @@ export async function searchMemories(
   const now = Date.now();
   const deadline = started + (request.deadline_ms ?? deps.settings.deadlineMs);
   const { ranking } = deps.settings;
+  const minScore = request.min_score ?? deps.settings.minScore;
   let timedOut = false;
   const beforeDeadline = async <T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> => {
     const remaining = deadline - performance.now();
@@ -81,108 +115,111 @@ export async function searchMemories(
   };
 
   const scope = buildScope(tenant, request, now);
-  const candidates = Math.max(request.top_k * deps.settings.candidateFactor, 20);
-  const terms = keywordTokens(request.query);
+  const perSource = Math.max(request.top_k * deps.settings.candidateFactor, 20);
+  // Settled at once: a keyword failure while the query is being embedded is this search's error,
+  // thrown below, never an unhandled rejection.
+  const keywordWork = settle(deps.store.keywordSearch(scope, keywordTokens(request.query), perSource));
+  const queryVector = await shared.queryEmbedding.embed(request.query, deadline - performance.now());
 
-  const keywordWork = deps.store.keywordSearch(scope, terms, candidates);
-  const embedded = await beforeDeadline(deps.embedder.embed([request.query]));
-  const queryVector = embedded === TIMED_OUT ? undefined : embedded[0];
-
-  const [dense, keyword, session] = await Promise.all([
-    queryVector ? beforeDeadline(deps.store.vectorSearch(scope, queryVector, candidates)) : Promise.resolve(TIMED_OUT),
+  const [dense, keyword, session, background] = await Promise.all([
+    queryVector ? beforeDeadline(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
     beforeDeadline(keywordWork),
-    queryVector && deps.session && request.session_id
+    deps.session && request.session_id
       ? beforeDeadline(deps.session.search(tenant, request, queryVector))
       : Promise.resolve([]),
+    queryVector ? beforeDeadline(shared.backgrounds.of(queryVector)) : undefined,
   ]);
+  if (keyword !== TIMED_OUT && !keyword.ok) throw keyword.error;
   const denseHits: Candidate[] = dense === TIMED_OUT ? [] : dense;
-  const keywordHits: Candidate[] = keyword === TIMED_OUT ? [] : keyword;
+  const keywordHits: Candidate[] = keyword === TIMED_OUT || !keyword.ok ? [] : keyword.value;
   const sessionHits = session === TIMED_OUT ? [] : session;
+  const noBackground = { mean: 0, deviation: 0 };
+  const queryBackground: SimilarityBackground =
+    background === TIMED_OUT || background === undefined ? noBackground : background;
 
-  const sources = ranking.sourceWeights ?? { dense: 1, keyword: 1 };
-  const fused = reciprocalRankFusion(
-    [denseHits.map((c) => c.id), keywordHits.map((c) => c.id), sessionHits.map((s) => s.hit.id)],
-    ranking.rrfK,
-    // The session's working memory counts as much as the stronger long-term source.
-    [sources.dense, sources.keyword, Math.max(sources.dense, sources.keyword)],
-  );
   const similarity = new Map(denseHits.map((c) => [c.id, c.score]));
-  const bestKeyword = keywordHits[0]?.score ?? 0;
-  const keywordScore = new Map(keywordHits.map((c) => [c.id, bestKeyword > 0 ? c.score / bestKeyword : 0]));
-
+  const keywordScore = new Map(keywordHits.map((c) => [c.id, c.score]));
   const storedIds = [...new Set([...denseHits, ...keywordHits].map((c) => c.id))];
-  const records = storedIds.length > 0 ? await deps.store.getMany(tenant, storedIds) : [];
+  const loaded = storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds)) : [];
+  const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
 
-  const hits: Array<SearchHit & { supersededBy: string | null }> = records.map((record) => {
-    const scores = {
-      similarity: round(similarity.get(record.id) ?? 0),
-      keyword: round(keywordScore.get(record.id) ?? 0),
-      recency: round(recencyWeight(Date.parse(record.occurred_at), now, ranking.recencyHalfLifeDays)),
-      confidence: record.confidence,
-    };
-    return {
-      ...toHit(record),
-      scores,
-      score: round(
-        finalScore(
-          {
-            relevance: fused.get(record.id) ?? 0,
-            confidence: record.confidence,
-            recency: scores.recency,
-            category: record.category,
-            decayWeight: record.decay_weight,
-          },
-          ranking,
-        ),
-      ),
-      supersededBy: record.superseded_by,
-    };
-  });
-  for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
-    const scores = {
-      similarity: round(sim),
-      keyword: round(kw),
-      recency: round(recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays)),
-      confidence: 1,
-    };
+  const rank = (
+    hit: Omit<SearchHit, 'score' | 'scores'>,
+    evidence: { similarity: number; keyword: number; confidence: number; decayWeight: number },
+  ): Omit<Ranked, 'supersededBy'> => {
+    const recency = recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays);
+    const dense = queryVector ? denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
+    const relevance = fuseRelevance(dense, evidence.keyword, ranking);
     const score = finalScore(
-      {
-        relevance: fused.get(hit.id) ?? 0,
-        confidence: 1,
-        recency: scores.recency,
-        category: hit.category,
-        decayWeight: 1,
-      },
+      relevance,
+      { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },
       ranking,
     );
-    hits.push({ ...hit, scores, score: round(score), supersededBy: null });
+    return {
+      ...hit,
+      relevance,
+      score: round(score),
+      scores: {
+        similarity: round(evidence.similarity),
+        keyword: round(evidence.keyword),
+        recency: round(recency),
+        confidence: evidence.confidence,
+      },
+    };
+  };
+  const hits: Ranked[] = records.map((record) => ({
+    ...rank(toHit(record), {
+      similarity: similarity.get(record.id) ?? 0,
+      keyword: keywordScore.get(record.id) ?? 0,
+      confidence: record.confidence,
+      decayWeight: record.decay_weight,
+    }),
+    supersededBy: record.superseded_by,
+  }));
+  for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
+    hits.push({ ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }), supersededBy: null });
   }
 
-  // Scores are rounded for the answer; among equal rounded scores the finer fused relevance decides
-  // before recency, or deep ranks would be reshuffled by date.
-  hits.sort(
-    (a, b) =>
-      b.score - a.score ||
-      (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0) ||
-      b.occurred_at.localeCompare(a.occurred_at),
-  );
-  const top = hits.slice(0, request.top_k);
-  // The rank does not depend on it, so the cosine of keyword-only candidates is looked up for the
-  // returned few only (each lookup reads a vector back out of the index).
-  const missingSimilarity = top.filter((h) => h.layer !== 'working' && !similarity.has(h.id));
-  if (queryVector && missingSimilarity.length > 0) {
-    const looked = await deps.store.similarities(
-      tenant,
-      missingSimilarity.map((h) => h.id),
-      queryVector,
+  // A keyword-only candidate's cosine is not known from the k-NN (it is below its k-th neighbour):
+  // it is looked up for the few that would be returned (each lookup reads a vector back), and their
+  // score counts it, which can only raise them.
+  sortByScore(hits);
+  const missing = hits
+    .slice(0, request.top_k)
+    .filter((h) => h.layer !== 'working' && !similarity.has(h.id) && h.score >= minScore);
+  if (queryVector && missing.length > 0) {
+    const looked = await beforeDeadline(
+      deps.store.similarities(
+        tenant,
+        missing.map((h) => h.id),
+        queryVector,
+      ),
     );
-    for (const hit of missingSimilarity) hit.scores.similarity = round(looked.get(hit.id) ?? 0);
+    if (looked !== TIMED_OUT) {
+      const byId = new Map(records.map((r) => [r.id, r]));
+      for (const hit of missing) {
+        const record = byId.get(hit.id) as MemoryRecord;
+        Object.assign(
+          hit,
+          rank(toHit(record), {
+            similarity: looked.get(hit.id) ?? 0,
+            keyword: keywordScore.get(hit.id) ?? 0,
+            confidence: record.confidence,
+            decayWeight: record.decay_weight,
+          }),
+        );
+      }
+      sortByScore(hits);
+    }
   }
+
+  const relevant = hits.filter((h) => h.score >= minScore);
+  const { kept: top } = collapseRedundant(relevant, request.top_k, deps.settings.redundancy);
   const { kept, truncated } = fitToBudget(
     top.map((h) => ({ ...h, occurredAt: h.occurred_at })),
     request.token_budget,
   );
-  const results: SearchHit[] = kept.map(({ supersededBy: _s, occurredAt: _o, ...hit }) => hit);
+  const results: SearchHit[] = kept.map(({ supersededBy: _s, occurredAt: _o, relevance: _r, ...hit }) => hit);
   const returnedIds = results.filter((r) => r.layer !== 'working').map((r) => r.id);
   if (returnedIds.length > 0) deps.onReturned?.(tenant, returnedIds);
 
@@ -191,8 +228,21 @@ export async function searchMemories(
     context: renderContext(kept),
     truncated,
     timed_out: timedOut,
+    dense_skipped: queryVector === undefined,
     took_ms: round(performance.now() - started),
   };
+}
+
+/** Best first; among equal rounded scores the finer relevance decides before recency. */
+function sortByScore(hits: Ranked[]): void {
+  hits.sort((a, b) => b.score - a.score || b.relevance - a.relevance || b.occurred_at.localeCompare(a.occurred_at));
+}
+
+/** The profile summary only when the request names its category. */
+function wantsCategory(request: SearchRequest, category: string): boolean {
+  if (category !== PROFILE_CATEGORY) return true;
+  const { categories } = splitMemoryTypes(request.memory_types);
+  return [...(categories ?? []), ...(request.categories ?? [])].includes(PROFILE_CATEGORY);
 }
 
 function buildScope(tenant: string, request: SearchRequest, now: number): SearchScope {
@@ -224,6 +274,15 @@ function toHit(record: MemoryRecord): Omit<SearchHit, 'score' | 'scores'> {
     metadata: record.metadata,
     source: record.source,
   };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(work: Promise<T>): Promise<Settled<T>> {
+  return work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 }
 
 function round(value: number): number {

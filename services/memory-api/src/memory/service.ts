@@ -6,7 +6,7 @@ import type { ContradictionJudge } from './contradiction.ts';
 import type { GuardPolicy } from './guard.ts';
 import type { ManageDeps } from './manage.ts';
 import type { OwnerLock } from './owner-lock.ts';
-import { type ExtraCandidateSource, type SearchSettings, searchMemories } from './search.ts';
+import { createSearch, type ExtraCandidateSource, type SearchSettings } from './search.ts';
 import type { MemoryStore } from './store-port.ts';
 import { type WorkingNoteWriter, type WriteContext, type WriteSettings, writeMemories } from './write.ts';
 
@@ -62,7 +62,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     embedder: deps.embedder,
     manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard, lock: deps.lock },
     write: (ctx, inputs) => writeMemories(writeDeps, ctx, inputs),
-    search: (tenant, request) => searchMemories(searchDeps, tenant, request),
+    search: createSearch(searchDeps),
     close: () => access.flush(),
   };
 }

@@ -24,7 +24,7 @@ export class WorkingMemorySearch implements ExtraCandidateSource {
     private readonly settings: WorkingSearchSettings,
   ) {}
 
-  async search(tenant: string, request: SearchRequest, queryVector: Float32Array) {
+  async search(tenant: string, request: SearchRequest, queryVector: Float32Array | undefined) {
     const sessionId = request.session_id;
     if (!sessionId || !wantsWorking(request)) return [];
     const snapshot = await this.working.read(tenant, sessionId, { last: this.settings.maxTurns });
@@ -35,7 +35,8 @@ export class WorkingMemorySearch implements ExtraCandidateSource {
       return (window.from === undefined || at >= window.from) && (window.to === undefined || at <= window.to);
     });
     if (turns.length === 0) return [];
-    const vectors = await this.embedder.embed(turns.map((t) => t.content));
+    // Without a query vector (the embedder is unavailable) turns are matched by their words alone.
+    const vectors = queryVector ? await this.embedder.embed(turns.map((t) => t.content)) : [];
     const queryTerms = new Set(keywordTokens(request.query));
     const scored = turns.map((turn, i) => {
       const terms = new Set(keywordTokens(turn.content));
@@ -44,7 +45,7 @@ export class WorkingMemorySearch implements ExtraCandidateSource {
       return {
         turn,
         // Embedders return unit vectors: the dot product is the cosine.
-        similarity: dot(queryVector, vectors[i] as Float32Array),
+        similarity: queryVector ? dot(queryVector, vectors[i] as Float32Array) : 0,
         keyword: queryTerms.size > 0 ? shared / queryTerms.size : 0,
       };
     });

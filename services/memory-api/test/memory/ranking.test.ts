@@ -1,28 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { fitToBudget, renderContext } from '../../src/memory/context.ts';
-import { DEFAULT_RANKING, finalScore, recencyWeight, reciprocalRankFusion } from '../../src/memory/ranking.ts';
+import { DEFAULT_RANKING, denseRelevance, finalScore, fuseRelevance, recencyWeight } from '../../src/memory/ranking.ts';
 
 describe('ranking', () => {
-  it('fuses ranked lists so agreement wins and a first place in every list scores 1', () => {
-    const fused = reciprocalRankFusion(
-      [
-        ['a', 'b', 'c'],
-        ['a', 'c'],
-      ],
-      60,
-    );
-    expect(fused.get('a')).toBeCloseTo(1);
-    expect(fused.get('c') as number).toBeGreaterThan(fused.get('b') as number);
+  it('scores dense evidence above the query background: unrelated 0, identical 1, whatever the embedder', () => {
+    const hashed = { mean: 0.01, deviation: 0.03 };
+    const averaged = { mean: 0.45, deviation: 0.08 };
+    const weights = { backgroundSigmas: 1 };
+    expect(denseRelevance(0.02, hashed, weights)).toBe(0);
+    expect(denseRelevance(0.5, averaged, weights)).toBe(0);
+    expect(denseRelevance(1, hashed, weights)).toBeCloseTo(1);
+    expect(denseRelevance(1, averaged, weights)).toBeCloseTo(1);
+    expect(denseRelevance(0.75, averaged, weights)).toBeGreaterThan(denseRelevance(0.6, averaged, weights));
   });
 
-  it('decays recency over 30 days and weights categories', () => {
+  it('fuses dense and keyword relevance so neither drags the other down', () => {
+    const weights = { denseWeight: 1, keywordWeight: 1, agreement: 0.5 };
+    // A paraphrase without a shared word keeps its dense relevance, a keyword match its keyword one.
+    expect(fuseRelevance(0.6, 0, weights)).toBeCloseTo(0.6);
+    expect(fuseRelevance(0, 0.7, weights)).toBeCloseTo(0.7);
+    expect(fuseRelevance(0.6, 0.7, weights)).toBeCloseTo(1);
+    expect(fuseRelevance(0, 0, weights)).toBe(0);
+  });
+
+  it('decays recency over 30 days and adjusts relevance modestly, never above it', () => {
     const now = Date.parse('2025-03-31T00:00:00Z');
     expect(recencyWeight(now, now, 30)).toBe(1);
     expect(recencyWeight(now - 30 * 86_400_000, now, 30)).toBeCloseTo(Math.exp(-1));
-    const base = { relevance: 0.5, confidence: 0.5, recency: 0.5, decayWeight: 1 };
-    expect(finalScore({ ...base, category: 'commitment' }, DEFAULT_RANKING)).toBeCloseTo(0.5 * 1.3);
-    expect(finalScore({ ...base, category: 'fact' }, DEFAULT_RANKING)).toBeCloseTo(0.5);
-    expect(finalScore({ ...base, category: 'fact', decayWeight: 0.2 }, DEFAULT_RANKING)).toBeCloseTo(0.1);
+    const fresh = { confidence: 1, recency: 1, decayWeight: 1 };
+    expect(finalScore(0.5, { ...fresh, category: 'fact' }, DEFAULT_RANKING)).toBeCloseTo(0.5);
+    const old = { confidence: 0.5, recency: 0, decayWeight: 1, category: 'fact' };
+    expect(finalScore(0.5, old, DEFAULT_RANKING)).toBeCloseTo(0.5 * 0.85);
+    // A category weight lifts an adjusted score back, but not past the relevance.
+    expect(finalScore(0.5, { ...old, category: 'commitment' }, DEFAULT_RANKING)).toBeCloseTo(0.5);
+    expect(finalScore(0.5, { ...fresh, category: 'fact', decayWeight: 0.2 }, DEFAULT_RANKING)).toBeCloseTo(0.1);
   });
 
   it('fits lines into the token budget best-first and renders newest first within a conflict', () => {

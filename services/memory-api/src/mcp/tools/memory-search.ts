@@ -14,6 +14,7 @@ export const MemorySearchArgs = SearchRequest.pick({
   token_budget: true,
   session_id: true,
   user_id: true,
+  min_score: true,
 }).extend({
   query: fields.query.describe('What to look for, as a standalone question or phrase (e.g. "food allergies").'),
   top_k: fields.top_k.describe('How many memories at most (1–100, default 10).'),
@@ -25,6 +26,9 @@ export const MemorySearchArgs = SearchRequest.pick({
   token_budget: fields.token_budget.describe('Most tokens the results may take (default 2048; 512 for quick Q&A).'),
   session_id: fields.session_id.describe("Also search this session's working memory."),
   user_id: fields.user_id.describe(USER_ID_DESCRIPTION),
+  min_score: fields.min_score.describe(
+    'Leave out results scoring below this relevance (0–1; default set by the service, 0 returns every candidate).',
+  ),
 });
 
 export function registerMemorySearch(server: McpServer, ctx: ToolContext): void {
