@@ -77,6 +77,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             denseWeight: config.RANK_DENSE_WEIGHT,
             keywordWeight: config.RANK_KEYWORD_WEIGHT,
             agreement: config.RANK_AGREEMENT,
+            keywordDominance: config.RANK_KEYWORD_DOMINANCE,
             backgroundSigmas: config.RANK_BACKGROUND_SIGMAS,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,

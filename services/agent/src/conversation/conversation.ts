@@ -71,6 +71,8 @@ export class Conversation {
             memory_types: ['semantic'],
             top_k: 10,
             token_budget: profileCap,
+            // The user's standing facts, whatever the message: not a relevance search, so no floor.
+            min_score: 0,
           })
         : Promise.resolve(undefined),
       this.standaloneQuery(message, recent),

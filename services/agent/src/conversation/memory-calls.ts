@@ -19,6 +19,7 @@ export interface SearchArgs {
   top_k?: number;
   token_budget?: number;
   memory_types?: MemoryType[];
+  min_score?: number;
 }
 
 /** `memory_search` through MCP, typed. The agent's own calls are well-formed, so a refusal means memory is unusable. */

@@ -32,14 +32,31 @@ export class QueryEmbedding {
     this.circuit = new CircuitBreaker({ failureThreshold: 1, cooldownMs: settings.cooldownMs });
   }
 
-  /** The vector, or undefined (dense search skipped) when the embedder failed, timed out or is cooling down. */
-  async embed(query: string, budgetMs: number): Promise<Float32Array | undefined> {
-    const waitMs = Math.max(0, Math.min(this.settings.timeoutMs, budgetMs));
+  /**
+   * The vector, or why there is none: `unavailable` (the embedder failed, timed out or is cooling
+   * down) or `deadline` (the search's own time ran out first; that is not held against the embedder).
+   */
+  async embed(
+    query: string,
+    budgetMs: number,
+  ): Promise<{ vector: Float32Array } | { skipped: 'unavailable' | 'deadline' }> {
+    const attempt = this.circuit
+      .run(() => this.withTimeout(query, this.settings.timeoutMs))
+      .then(
+        (vector) => ({ vector }),
+        (error: unknown) => {
+          this.log.warn({ err: error }, 'query embedding unavailable: searching by keywords only');
+          return { skipped: 'unavailable' as const };
+        },
+      );
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<{ skipped: 'deadline' }>((resolve) => {
+      timer = setTimeout(() => resolve({ skipped: 'deadline' }), Math.max(0, budgetMs));
+    });
     try {
-      return await this.circuit.run(() => this.withTimeout(query, waitMs));
-    } catch (error) {
-      this.log.warn({ err: error }, 'query embedding unavailable: searching by keywords only');
-      return undefined;
+      return await Promise.race([attempt, deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

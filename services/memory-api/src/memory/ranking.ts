@@ -12,6 +12,13 @@ export interface RankingWeights {
   /** Bonus for agreement: the weaker of the two evidences adds this share of itself. */
   agreement: number;
   /**
+   * How much a strong keyword match elsewhere in the candidates discounts dense-only evidence:
+   * dense × (1 − this × best keyword relevance). When the query's words are found (dialogue turns,
+   * names, rare words) word-vector similarity ranks below them; when they are not (a paraphrase),
+   * dense evidence decides alone.
+   */
+  keywordDominance: number;
+  /**
    * Dense relevance counts similarity above the query's background — the similarity the query has
    * with unrelated text (mean + this many standard deviations over a fixed set of everyday
    * sentences) — so an embedder whose unrelated texts sit at 0.4 and one whose sit at 0 both give
@@ -31,6 +38,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   denseWeight: 1,
   keywordWeight: 1,
   agreement: 0.5,
+  keywordDominance: 0.5,
   backgroundSigmas: 1,
   confidence: 0.1,
   recency: 0.1,
@@ -67,13 +75,17 @@ export function denseRelevance(
   return clamp01((similarity - floor) / (1 - floor));
 }
 
-/** Dense and keyword relevance fused: the stronger decides, agreement adds a little. */
+/**
+ * Dense and keyword relevance fused: the stronger decides, agreement adds a little. `bestKeyword`
+ * is the best keyword relevance among the query's candidates (see `keywordDominance`).
+ */
 export function fuseRelevance(
   dense: number,
   keyword: number,
-  weights: Pick<RankingWeights, 'denseWeight' | 'keywordWeight' | 'agreement'>,
+  weights: Pick<RankingWeights, 'denseWeight' | 'keywordWeight' | 'agreement' | 'keywordDominance'>,
+  bestKeyword = 0,
 ): number {
-  const d = clamp01(dense) * weights.denseWeight;
+  const d = clamp01(dense) * weights.denseWeight * (1 - weights.keywordDominance * clamp01(bestKeyword));
   const k = clamp01(keyword) * weights.keywordWeight;
   return clamp01(Math.max(d, k) + weights.agreement * Math.min(d, k));
 }

@@ -58,6 +58,13 @@ export interface SearchDeps {
 
 const TIMED_OUT = Symbol('timed out');
 
+/**
+ * Loading the records of candidates already found gets this long even past the deadline: without
+ * them there is nothing to answer, and a store that works answers far sooner; one that hangs does
+ * not hold the search.
+ */
+const RECORDS_GRACE_MS = 50;
+
 /** The profile summary is loaded by the agent; a search returns it only when asked for by category. */
 const PROFILE_CATEGORY = 'profile';
 
@@ -92,8 +99,8 @@ async function searchMemories(
   const { ranking } = deps.settings;
   const minScore = request.min_score ?? deps.settings.minScore;
   let timedOut = false;
-  const beforeDeadline = async <T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> => {
-    const remaining = deadline - performance.now();
+  const beforeDeadline = async <T>(work: Promise<T>, graceMs = 0): Promise<T | typeof TIMED_OUT> => {
+    const remaining = Math.max(deadline - performance.now(), graceMs);
     let timer: NodeJS.Timeout | undefined;
     // Past the deadline a step that has already finished still counts: race it against an expiry that is due now.
     const expiry =
@@ -119,7 +126,9 @@ async function searchMemories(
   // Settled at once: a keyword failure while the query is being embedded is this search's error,
   // thrown below, never an unhandled rejection.
   const keywordWork = settle(deps.store.keywordSearch(scope, keywordTokens(request.query), perSource));
-  const queryVector = await shared.queryEmbedding.embed(request.query, deadline - performance.now());
+  const embedded = await shared.queryEmbedding.embed(request.query, deadline - performance.now());
+  const queryVector = 'vector' in embedded ? embedded.vector : undefined;
+  if ('skipped' in embedded && embedded.skipped === 'deadline') timedOut = true;
 
   const [dense, keyword, session, background] = await Promise.all([
     queryVector ? beforeDeadline(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
@@ -139,8 +148,10 @@ async function searchMemories(
 
   const similarity = new Map(denseHits.map((c) => [c.id, c.score]));
   const keywordScore = new Map(keywordHits.map((c) => [c.id, c.score]));
+  const bestKeyword = keywordHits.reduce((best, c) => Math.max(best, c.score), 0);
   const storedIds = [...new Set([...denseHits, ...keywordHits].map((c) => c.id))];
-  const loaded = storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds)) : [];
+  const loaded =
+    storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
   const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
 
   const rank = (
@@ -149,7 +160,7 @@ async function searchMemories(
   ): Omit<Ranked, 'supersededBy'> => {
     const recency = recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays);
     const dense = queryVector ? denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
-    const relevance = fuseRelevance(dense, evidence.keyword, ranking);
+    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword);
     const score = finalScore(
       relevance,
       { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },

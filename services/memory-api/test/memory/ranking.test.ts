@@ -15,12 +15,14 @@ describe('ranking', () => {
   });
 
   it('fuses dense and keyword relevance so neither drags the other down', () => {
-    const weights = { denseWeight: 1, keywordWeight: 1, agreement: 0.5 };
+    const weights = { denseWeight: 1, keywordWeight: 1, agreement: 0.5, keywordDominance: 0.5 };
     // A paraphrase without a shared word keeps its dense relevance, a keyword match its keyword one.
     expect(fuseRelevance(0.6, 0, weights)).toBeCloseTo(0.6);
     expect(fuseRelevance(0, 0.7, weights)).toBeCloseTo(0.7);
     expect(fuseRelevance(0.6, 0.7, weights)).toBeCloseTo(1);
     expect(fuseRelevance(0, 0, weights)).toBe(0);
+    // When the query's words are found elsewhere, a dense-only candidate ranks below them.
+    expect(fuseRelevance(0.6, 0, weights, 0.8)).toBeCloseTo(0.6 * 0.6);
   });
 
   it('decays recency over 30 days and adjusts relevance modestly, never above it', () => {

@@ -54,13 +54,13 @@ describe('memory-api as a real process', () => {
 
   it('lists every configuration problem at once and exits', async () => {
     const service = await spawnMemoryApi(
-      { ...env(), PORT: '8001', MERGE_THRESHOLD: 'high', RANK_RRF_K: '-3' },
+      { ...env(), PORT: '8001', MERGE_THRESHOLD: 'high', RANK_AGREEMENT: '-3' },
       { waitReady: false },
     );
     const code = await Promise.race([service.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
     if (code === 'hung') await service.stop('SIGKILL');
     expect(code).toBe(1);
     expect(service.output()).toMatch(/MERGE_THRESHOLD/);
-    expect(service.output()).toMatch(/RANK_RRF_K/);
+    expect(service.output()).toMatch(/RANK_AGREEMENT/);
   });
 });
