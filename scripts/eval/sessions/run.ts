@@ -15,7 +15,7 @@ import { percentile, round } from '../scoring.ts';
 import { REPO_ROOT, spawnMemoryApi, uniquePrefix } from '../service-process.ts';
 import { type EvalTarget, evalRunId, evalUserId, openEvalTarget } from '../target.ts';
 import { type FixtureUser, loadSessionsFixture, type Split, timedTurns } from './fixture.ts';
-import { assertsStale, holdsAll, share } from './score.ts';
+import { assertsStale, holdsAll, share, statesChoice } from './score.ts';
 
 const TOP_K = 5;
 const WORKER_MAIN = join(REPO_ROOT, 'services/consolidation-worker/src/main.ts');
@@ -216,7 +216,9 @@ async function playUser(
   }
   const noise = semantic.filter((m) => !user.gold.some((g) => holdsAll(m.content, g.expect)));
   const reversedActive = user.reversed.flatMap((r) =>
-    semantic.filter((m) => assertsStale(m.content, r.stale)).map((m) => ({ what: r.what, content: m.content })),
+    semantic
+      .filter((m) => statesChoice(m) && assertsStale(m.content, r.stale))
+      .map((m) => ({ what: r.what, content: m.content })),
   );
   return { user, facts, semantic, noise, reversedActive, turns };
 }

@@ -51,3 +51,14 @@ export function assertsStale(content: string, stale: readonly string[]): boolean
   if (!first) return true;
   return !NEGATED_BEFORE.test(text.slice(0, text.indexOf(first)));
 }
+
+const CHOICE =
+  /\b(?:decid\w*|chose|chosen|choice|going with|go with|picked|opted|will use|switch\w*|wants? to|plans? to|target\w*)\b|决定|选|还是|改|打算|要/iu;
+
+/**
+ * A memory that states a choice or an intention — what a reversal takes back. A fact that merely
+ * names the old option ("the quote from Pickfords was 2,400 pounds") does not.
+ */
+export function statesChoice(memory: { category: string; content: string }): boolean {
+  return memory.category === 'decision' || CHOICE.test(memory.content);
+}

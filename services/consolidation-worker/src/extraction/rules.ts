@@ -72,6 +72,20 @@ function note(noted: Noted[], finding: Noted): void {
       finding.replaces = reversed.answer;
     }
   }
+  if (finding.category !== 'decision' && finding.reverses) {
+    // An update of an earlier note on the same subject in another turn ("… 10k emergency fund" → "target 6k instead").
+    const words = contentWords(finding.value);
+    const index = findLastIndex(
+      noted,
+      (n) => n.turnId !== finding.turnId && [...contentWords(n.value)].filter((w) => words.has(w)).length >= 2,
+    );
+    const updated = index >= 0 ? noted[index] : undefined;
+    if (updated) {
+      noted.splice(index, 1);
+      finding.key = updated.key;
+      finding.replaces = updated.answer;
+    }
+  }
   const same = noted.findIndex((n) => n.key === finding.key);
   if (same >= 0) {
     const earlier = noted[same] as Noted;
@@ -102,6 +116,17 @@ function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
     );
     if (contradicted.test(turn.content)) noted.splice(i, 1);
   }
+}
+
+const FUNCTION_WORDS = new Set(
+  'the user their they them that this with from have has been were will would could should about into than then make made change changed wants want said asked instead actually'.split(
+    ' ',
+  ),
+);
+
+/** Lower-cased words of four letters or more, without function words and numbers: what a note is about. */
+function contentWords(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) => !FUNCTION_WORDS.has(w)));
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

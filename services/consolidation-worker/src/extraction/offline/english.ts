@@ -152,7 +152,11 @@ function readClause(clause: string, around: ClauseContext): Finding[] {
     const list = (Array.isArray(found) ? found : [found]).filter(
       (f) => f.value.length >= 8 && (f.category === 'decision' || !PRONOUN_OBJECT.test(f.value)),
     );
-    if (list.length > 0) return list.map((f) => ({ ...f, value: clip(f.value) }));
+    // "Make the emergency fund target 6k instead", "sorry, I meant the 14th": an update of something said before.
+    const updates =
+      CORRECTION_CUE.test(expanded) || (around.previous !== undefined && CORRECTION_CUE.test(around.previous));
+    if (list.length > 0)
+      return list.map((f) => ({ ...f, value: clip(f.value), ...(updates ? { reverses: true } : {}) }));
   }
   return [];
 }
@@ -226,12 +230,17 @@ function reminderFrame(clause: string, expanded: string, { ctx }: ClauseContext)
 const DECIDE_VERBS =
   '(?:go with|do|use|book|get|try|pick|choose|take|shortlist|make it|keep|stick with|go for|switch to|put|move|add|hire|buy|order|plant|grow|start|have|make)';
 
-function decisionFrame(clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
-  const text = expanded.replace(/[.!]+$/, '');
-  const reverses =
-    /\b(instead|actually|on second thought|scratch that|scrap that|no wait|wait|rather|after all|changed my mind)\b/i.test(
-      text,
-    );
+const CORRECTION_CUE =
+  /\b(instead|actually|sorry,? i meant|i meant|correction|make (?:that|it)|change (?:that|it) to)\b/i;
+
+const REVERSAL_CUE =
+  /\b(instead|actually|on second thought|scratch that|scrap that|no wait|wait|rather|after all|changed my mind)\b/i;
+
+function decisionFrame(clause: string, expanded: string, { ctx, previous }: ClauseContext): Finding | undefined {
+  // "Oh wait, scrap that, no hob on the island": the cue and the decision are separate clauses.
+  const cueBefore = previous !== undefined && REVERSAL_CUE.test(previous) && previous.split(/\s+/).length <= 4;
+  const text = (cueBefore && /^no\s+/i.test(expanded) ? `scrap that, ${expanded}` : expanded).replace(/[.!]+$/, '');
+  const reverses = cueBefore || REVERSAL_CUE.test(text);
   const replaced = /\binstead of\s+(?:the\s+)?([^,.;]+)/i.exec(text)?.[1]?.trim();
   const clean = (object: string) =>
     object
@@ -641,7 +650,12 @@ function budgetFrame(clause: string, expanded: string): Finding | undefined {
     /\b(per|a|each)\s+(night|month|person|head|week|day|hour|year)\b/i.exec(expanded)?.[2] ??
     headWords(expanded.replace(MONEY, ' '), 2);
   let value = userSays(expanded);
-  if (!/^(?:i|we|my|our)\b/i.test(expanded)) {
+  const changed = /^(?:please\s+)?(?:make|change|set)\s+(?:the|my|our)\s+(.+?)\s+(?:to\s+)?(\S+)\s+instead$/i.exec(
+    expanded,
+  );
+  if (changed) {
+    value = sentence(`The user changed their ${changed[1]} to ${changed[2]}`);
+  } else if (!/^(?:i|we|my|our)\b/i.test(expanded)) {
     value = sentence(
       toThirdPerson(expanded, 'the user', true)
         .replace(/^(?:the\s+)?(total\s+)?budget\b/i, "The user's $1budget")
