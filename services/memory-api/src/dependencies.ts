@@ -2,10 +2,11 @@ import type { Embedder } from '@hindsight/embedding';
 import type { ReadinessCheck } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry } from '@hindsight/metrics';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
 import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
 import { IdempotencyCache } from './adapters/redis/idempotency.ts';
+import { checkRedis, closeRedis, openProducerRedis, redisBacked } from './adapters/redis/outage.ts';
 import { RedisOwnerLock } from './adapters/redis/owner-lock.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
@@ -38,13 +39,11 @@ export interface Dependencies {
 
 export async function openDependencies(config: MemoryApiConfig, log: Logger): Promise<Dependencies> {
   const keys = ApiKeys.fromConfig(config);
-  // memory-api produces: a Redis outage must fail requests fast, not queue them.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: true });
-  redis.on('error', (error) => log.error({ err: error }, 'redis connection error'));
+  // Without Redis memory-api still starts: it serves what needs no Redis and says it is not ready.
+  const redis = await openProducerRedis(config.REDIS_URL, log);
   const closers: Array<() => Promise<unknown>> = [];
   try {
-    await redis.connect();
-    closers.push(() => redis.quit());
+    closers.push(() => closeRedis(redis));
     const rawEmbedder: Embedder = await createEmbedderFromConfig(config, log);
     closers.push(async () => rawEmbedder.close?.());
     const rawStore = createMemoryStore(config, log);
@@ -87,11 +86,14 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
           redundancy: { duplicateOverlap: config.RANK_DUPLICATE_OVERLAP, restateOverlap: config.RANK_RESTATE_OVERLAP },
         },
         guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
-        lock: new RedisOwnerLock(
+        lock: redisBacked(
+          new RedisOwnerLock(
+            redis,
+            config.REDIS_PREFIX,
+            { leaseMs: config.OWNER_LOCK_LEASE_MS, waitMs: config.OWNER_LOCK_WAIT_MS },
+            log,
+          ),
           redis,
-          config.REDIS_PREFIX,
-          { leaseMs: config.OWNER_LOCK_LEASE_MS, waitMs: config.OWNER_LOCK_WAIT_MS },
-          log,
         ),
         log,
         session: hindsight.sessionSearch,
@@ -107,14 +109,17 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       redis,
       hindsight,
       queueDepth: hindsight.queue,
-      idempotency: new IdempotencyCache(redis, config.REDIS_PREFIX, {
-        ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
-        waitMs: config.IDEMPOTENCY_WAIT_MS,
-      }),
+      idempotency: redisBacked(
+        new IdempotencyCache(redis, config.REDIS_PREFIX, {
+          ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+          waitMs: config.IDEMPOTENCY_WAIT_MS,
+        }),
+        redis,
+      ),
       readiness: [
         { name: 'store', check: () => store.check() },
         { name: 'embedder', check: () => embedder.check() },
-        { name: 'redis', check: async () => void (await redis.ping()) },
+        { name: 'redis', check: () => checkRedis(redis) },
       ],
       close: async () => {
         for (const close of closers.reverse()) await close();

@@ -5,4 +5,5 @@ export {
 } from './chat-completions-server.ts';
 export { freePort } from './free-port.ts';
 export { type PgliteServer, type PgliteServerOptions, spawnPgliteServer, startPgliteServer } from './pglite-server.ts';
+export { type RedisServer, startRedisServer } from './redis-server.ts';
 export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';

@@ -3,6 +3,7 @@ import { queueKeyPrefix } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
 import type { Redis } from 'ioredis';
 import { HindsightQueue } from '../adapters/queue/hindsight-queue.ts';
+import { redisBacked } from '../adapters/redis/outage.ts';
 import { RedisWorkingMemory } from '../adapters/redis/working-memory.ts';
 import type { MemoryApiConfig } from '../config.ts';
 import { WorkingMemorySearch } from './search.ts';
@@ -18,14 +19,18 @@ export interface HindsightDeps {
 }
 
 export function openHindsight(config: MemoryApiConfig, redis: Redis, embedder: Embedder, log: Logger): HindsightDeps {
-  const working = new RedisWorkingMemory(redis, config.REDIS_PREFIX, config.WORKING_TTL_SECONDS);
-  const queue = new HindsightQueue({
-    connection: redis,
-    queueName: config.QUEUE_NAME,
-    keyPrefix: queueKeyPrefix(config.REDIS_PREFIX),
-    retry: { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS },
-    log,
-  });
+  // Both answer 503 dependency_unavailable at once while Redis is away.
+  const working = redisBacked(new RedisWorkingMemory(redis, config.REDIS_PREFIX, config.WORKING_TTL_SECONDS), redis);
+  const queue = redisBacked(
+    new HindsightQueue({
+      connection: redis,
+      queueName: config.QUEUE_NAME,
+      keyPrefix: queueKeyPrefix(config.REDIS_PREFIX),
+      retry: { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS },
+      log,
+    }),
+    redis,
+  );
   const sessions = new Sessions({
     working,
     queue,

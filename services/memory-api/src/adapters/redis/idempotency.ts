@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConflictError, DependencyUnavailableError, describeError } from '@hindsight/errors';
+import { ConflictError } from '@hindsight/errors';
 import type { Redis } from 'ioredis';
 
 export interface StoredReply {
@@ -40,7 +40,8 @@ const LONGEST_POLL_MS = 50;
  * claims it atomically (`SET NX` of a pending marker) and runs; twins arriving meanwhile wait for
  * its reply and return that same reply; later retries replay it. Reusing a key with another body
  * is a 409. A request that fails with a 5xx (or throws) gives the key back, so a retry runs again.
- * A replica that dies mid-request blocks its key until the pending marker expires.
+ * A replica that dies mid-request blocks its key until the pending marker expires. Redis outages
+ * become 503s where memory-api wires it (`redisBacked`).
  */
 export class IdempotencyCache {
   constructor(
@@ -58,12 +59,10 @@ export class IdempotencyCache {
     const deadline = performance.now() + this.settings.waitMs;
     let pause = FIRST_POLL_MS;
     for (;;) {
-      const claimed = await this.redisCall(() =>
-        // The marker outlives any wait for it, so twins never see it expire under a live request.
-        this.redis.set(redisKey, pending, 'PX', this.settings.waitMs * 2, 'NX'),
-      );
+      // The marker outlives any wait for it, so twins never see it expire under a live request.
+      const claimed = await this.redis.set(redisKey, pending, 'PX', this.settings.waitMs * 2, 'NX');
       if (claimed === 'OK') return this.computeOnce(redisKey, pending, compute);
-      const stored = await this.redisCall(() => this.redis.get(redisKey));
+      const stored = await this.redis.get(redisKey);
       // Given back (a failed first attempt) or expired between the two calls: claim it again.
       if (stored === null) continue;
       const entry = JSON.parse(stored) as Entry;
@@ -91,24 +90,16 @@ export class IdempotencyCache {
     try {
       reply = await compute();
     } catch (error) {
-      await this.redisCall(() => this.redis.eval(RELEASE, 1, redisKey, pending));
+      await this.redis.eval(RELEASE, 1, redisKey, pending);
       throw error;
     }
     if (reply.statusCode >= 500) {
-      await this.redisCall(() => this.redis.eval(RELEASE, 1, redisKey, pending));
+      await this.redis.eval(RELEASE, 1, redisKey, pending);
       return reply;
     }
     const { fingerprint } = JSON.parse(pending) as Entry;
     const done = JSON.stringify({ state: 'done', fingerprint, ...reply } satisfies Entry);
-    await this.redisCall(() => this.redis.eval(FINISH, 1, redisKey, pending, done, String(this.settings.ttlSeconds)));
+    await this.redis.eval(FINISH, 1, redisKey, pending, done, String(this.settings.ttlSeconds));
     return reply;
-  }
-
-  private async redisCall<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw new DependencyUnavailableError('redis', describeError(error), { cause: error });
-    }
   }
 }

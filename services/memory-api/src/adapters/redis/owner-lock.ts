@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BusyError, DependencyUnavailableError, describeError } from '@hindsight/errors';
+import { BusyError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import type { Redis } from 'ioredis';
 import type { OwnerLock } from '../../memory/owner-lock.ts';
@@ -46,7 +46,7 @@ const LONGEST_RETRY_MS = 16;
  * The owner lock in Redis, shared by every memory-api replica: one key per (tenant, user) holding
  * a random token with a lease, renewed while the work runs and deleted (only by its holder) after.
  * Keys of one tenant share a hash slot (`{…}`), so the all-or-nothing scripts also run on a Redis
- * cluster.
+ * cluster. Redis outages become 503s where memory-api wires it (`redisBacked`).
  */
 export class RedisOwnerLock implements OwnerLock {
   constructor(
@@ -114,12 +114,8 @@ export class RedisOwnerLock implements OwnerLock {
     }
   }
 
-  private async script(source: string, keys: readonly string[], token: string): Promise<unknown> {
-    try {
-      return await this.redis.eval(source, keys.length, ...keys, token, String(this.settings.leaseMs));
-    } catch (error) {
-      throw new DependencyUnavailableError('redis', describeError(error), { cause: error });
-    }
+  private script(source: string, keys: readonly string[], token: string): Promise<unknown> {
+    return this.redis.eval(source, keys.length, ...keys, token, String(this.settings.leaseMs));
   }
 }
 

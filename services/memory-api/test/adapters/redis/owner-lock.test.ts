@@ -4,6 +4,7 @@ import { BusyError, DependencyUnavailableError } from '@hindsight/errors';
 import { createLogger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { redisBacked } from '../../../src/adapters/redis/outage.ts';
 import { RedisOwnerLock } from '../../../src/adapters/redis/owner-lock.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -95,14 +96,17 @@ describe('RedisOwnerLock (real Redis)', () => {
     await long;
   });
 
-  it('says Redis is unavailable when it cannot reach it', async () => {
+  it('says Redis is unavailable when it cannot reach it (as memory-api wires it)', async () => {
     const unreachable = new Redis('redis://127.0.0.1:1', {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
       lazyConnect: true,
     });
     unreachable.on('error', () => undefined);
-    const offline = new RedisOwnerLock(unreachable, prefix, { leaseMs: 1000, waitMs: 100 }, log);
+    const offline = redisBacked(
+      new RedisOwnerLock(unreachable, prefix, { leaseMs: 1000, waitMs: 100 }, log),
+      unreachable,
+    );
     await expect(offline.hold('acme', ['u'], async () => 'x')).rejects.toBeInstanceOf(DependencyUnavailableError);
     unreachable.disconnect();
   });
