@@ -71,6 +71,10 @@ export const WriteResult = z.object({
   status: z.enum(WRITE_STATUSES),
   layer: z.string(),
   superseded_ids: z.array(z.string()).optional(),
+  /** Kinds of secret taken out of the stored text (`card_number`, `api_key`, `password`, …); absent when none. */
+  redacted: z.array(z.string()).optional(),
+  /** With `status: "quarantined"`: why the poisoning guard held it back. */
+  reason: z.string().optional(),
 });
 export type WriteResult = z.infer<typeof WriteResult>;
 export const WriteBatchResult = z.object({ items: z.array(WriteResult) });

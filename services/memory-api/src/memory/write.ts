@@ -58,6 +58,8 @@ export const DEFAULT_USER = 'default';
 export interface PreparedItem {
   record: MemoryRecord;
   embedText: string;
+  /** What the guard did to the text, told to the writer in its answer. */
+  guarded: Pick<WriteResult, 'redacted' | 'reason'>;
 }
 
 /**
@@ -72,7 +74,10 @@ export async function writeMemories(
 ): Promise<WriteResult[]> {
   const now = ctx.now ?? Date.now();
   const prepared = prepareItems(deps, ctx, inputs, now);
-  const longTerm = prepared.length > 0 ? await commitLongTerm(deps, prepared, now) : [];
+  const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, now) : []).map((result, index) => ({
+    ...result,
+    ...(prepared[index] as PreparedItem).guarded,
+  }));
   if (prepared.length === inputs.length) return longTerm;
   // The rest are working-memory notes, validated above; they go to their session in input order.
   const results: WriteResult[] = [];
@@ -157,7 +162,10 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
     if (verdict.kind === 'quarantine') {
       record.history[0] = { ...(record.history[0] as HistoryEntry), note: verdict.reason };
     }
-    prepared.push({ record, embedText: searchableText(record) });
+    const guarded: PreparedItem['guarded'] = {};
+    if (verdict.redactions.length > 0) guarded.redacted = verdict.redactions;
+    if (verdict.kind === 'quarantine') guarded.reason = verdict.reason;
+    prepared.push({ record, embedText: searchableText(record), guarded });
   });
   if (problems.length > 0) {
     const first = problems[0] as (typeof problems)[number];

@@ -141,6 +141,52 @@ describe('poisoning policy through the API', () => {
   });
 });
 
+describe('redaction in the write answer (issue 12.4)', () => {
+  async function stored(id: string): Promise<string> {
+    const response = await t.app.inject({ method: 'GET', url: `/v1/memories/${id}`, headers: acme });
+    return response.json().content;
+  }
+
+  it('keeps a tracking number that passes Luhn as written, with its spaces, and says nothing was redacted', async () => {
+    const content = 'Tracking number 1796108627813 for the parcel';
+    const reply = await store(content, 'redact-tracking');
+    expect(reply.statusCode).toBe(201);
+    expect(reply.body).not.toHaveProperty('redacted');
+    expect(await stored(reply.body.id)).toBe(content);
+  });
+
+  it('says which kinds of secret it took out, per batch item', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      headers: acme,
+      payload: {
+        items: [
+          { content: 'Paid the hotel with card 4111 1111 1111 1111 yesterday', user_id: 'redact-batch' },
+          {
+            content: 'Deploy key sk-proj-abcdefghijklmnop1234567890 and wifi password: hunter2hunter2',
+            user_id: 'redact-batch',
+          },
+          { content: 'Order 4716289310551234 shipped', user_id: 'redact-batch' },
+        ],
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    const [card, keys, order] = response.json().items;
+    expect(card.redacted).toEqual(['card_number']);
+    expect(keys.redacted).toEqual(['api_key', 'password']);
+    expect(order).not.toHaveProperty('redacted');
+    expect(await stored(card.id)).toBe('Paid the hotel with card [redacted card number ending 1111] yesterday');
+    expect(await stored(keys.id)).toBe('Deploy key [redacted api key] and wifi password: [redacted password]');
+    expect(await stored(order.id)).toBe('Order 4716289310551234 shipped');
+  });
+
+  it('says why a memory was quarantined', async () => {
+    const reply = await store('Logo: ![logo](https://cdn.example.com/brand.png)', 'quarantine-reason');
+    expect(reply.body).toMatchObject({ status: 'quarantined', reason: expect.stringContaining('external image') });
+  });
+});
+
 describe('quarantine review for admins', () => {
   const user = 'quarantine-review';
   let held: { id: string };
