@@ -2,7 +2,7 @@ import type { Turn } from '@hindsight/memory-model';
 import { isDegenerate } from './guard.ts';
 import { chineseFindings } from './offline/chinese.ts';
 import { englishFindings } from './offline/english.ts';
-import { type Finding, newSessionContext } from './offline/finding.ts';
+import { type Finding, newSessionContext, slug } from './offline/finding.ts';
 import { ExtractedItem, type Extraction, type Extractor } from './port.ts';
 import { isPleasantry } from './small-talk.ts';
 
@@ -33,11 +33,22 @@ export class RuleExtractor implements Extractor {
   async extract(turns: readonly Turn[]): Promise<Extraction> {
     const noted: Noted[] = [];
     const ctx = newSessionContext(turns[0]?.timestamp ?? new Date(0).toISOString());
+    let asked: string | undefined;
     for (const turn of turns) {
+      if (turn.role === 'assistant') asked = lastQuestion(turn.content);
       if (turn.role !== 'user' || isPleasantry(turn.content)) continue;
       ctx.now = turn.timestamp;
       const text = turn.content.slice(0, NOTE_CHARS_PER_TURN);
-      const findings = /\p{Script=Han}/u.test(text) ? chineseFindings(text, ctx) : englishFindings(text, ctx);
+      const read = (part: string) =>
+        /\p{Script=Han}/u.test(part) ? chineseFindings(part, ctx) : englishFindings(part, ctx);
+      const findings = read(text);
+      // "Around 120. My fiancée Sofia wants…": the reply's first sentence answers the question asked.
+      const first = text.split(/(?<=[.!?。！？])\s*/u)[0]?.trim() ?? '';
+      if (asked && first.length <= 80 && (findings.length === 0 || (first !== text && read(first).length === 0))) {
+        const answer = answerToQuestion(asked, first);
+        if (answer) findings.unshift(answer);
+      }
+      asked = undefined;
       for (const finding of findings) note(noted, { ...finding, turnId: turn.id });
       dropContradictedDecisions(noted, turn);
     }
@@ -116,6 +127,39 @@ function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
     );
     if (contradicted.test(turn.content)) noted.splice(i, 1);
   }
+}
+
+/** The question an assistant turn ends on, if it ends on one ("How many guests?"). */
+function lastQuestion(text: string): string | undefined {
+  const sentences = text.trim().split(/(?<=[.!?。！？])\s*/u);
+  const last = sentences.at(-1)?.trim() ?? '';
+  return /[?？]$/u.test(last) && last.length <= 160 ? last : undefined;
+}
+
+/** Replies that answer nothing durable ("yes please", "not now", "maybe later", "先不用"). */
+const NON_ANSWER =
+  /^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|maybe|not (?:now|yet|really)|later|maybe later|please|go ahead|sounds good|perfect|great|nah|先不用|不用|好的?|可以|行|嗯|是的|对)\b[\s\p{P}]*(?:please|thanks|thank you|later|for now|谢谢)?[\s\p{P}]*$/iu;
+
+/**
+ * A short reply to the assistant's question carries its meaning only with the question: "How many
+ * guests?" — "Around 120." The note keeps both, in the third person.
+ */
+function answerToQuestion(question: string, reply: string): Finding | undefined {
+  const text = reply.trim();
+  if (text.length > 80 || text.length < 2 || NON_ANSWER.test(text) || /[?？]\s*$/u.test(text)) return undefined;
+  const zh = /\p{Script=Han}/u.test(question + text);
+  const value = zh
+    ? `被问到“${question}”时，用户回答：${text}`
+    : `Asked "${question}", the user answered: ${text.replace(/^(?:um+|uh+|hmm+)[,\s]*/i, '')}`;
+  if (value.length > 200) return undefined;
+  return {
+    category: 'fact',
+    key: `answer.${slug(question.replace(/[?？]$/u, ''))}`,
+    answer: text,
+    query: question,
+    value: /[.。!！]$/u.test(value) ? value : `${value}${zh ? '。' : '.'}`,
+    confidence: 0.6,
+  };
 }
 
 const FUNCTION_WORDS = new Set(

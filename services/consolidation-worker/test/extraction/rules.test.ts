@@ -90,6 +90,23 @@ describe('rule extractor (compromise + jieba)', () => {
     ]);
   });
 
+  it('keeps a short reply together with the question it answers, but not a bare yes or "not now"', async () => {
+    const items = await extractFrom(
+      ['assistant', 'Congratulations! How many guests?'],
+      ['user', 'Around 120. My fiancée Sofia wants something outdoors.'],
+      ['assistant', 'Shall I find guesthouses?'],
+      ['user', 'Not now.'],
+      ['assistant', '想去哪些城市？'],
+      ['user', '大理和丽江'],
+    );
+    expect(items.map((i) => i.value)).toEqual([
+      'Asked "How many guests?", the user answered: Around 120.',
+      "The user's fiancée Sofia wants something outdoors.",
+      '被问到“想去哪些城市？”时，用户回答：大理和丽江。',
+    ]);
+    expect(items[0]).toMatchObject({ query: 'How many guests?', turn_ids: ['t2'] });
+  });
+
   it('links people to the user and reads what is said of them later', async () => {
     const items = await extractFrom(
       ['user', 'My wife Priya is coming too.'],
