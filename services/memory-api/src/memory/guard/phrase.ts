@@ -52,8 +52,8 @@ export interface SignalOptions {
 
 const WORD_CHAR = '\\p{L}\\p{N}';
 /** What separates words inside one sentence (not a sentence end). */
-export const SEP = '[\\s"\'“”«»‘’„()\\[\\],:;*_~\\-—–]+';
-const TOKEN = '[^\\s.!?。！？"\'“”«»‘’„()\\[\\],:;*_~\\-—–]+';
+export const SEP = '[\\s"\'“”«»‘’„()\\[\\],:;*_~\\-—–?+|/\\\\^$]+';
+const TOKEN = '[^\\s.!?。！？"\'“”«»‘’„()\\[\\],:;*_~\\-—–+|/\\\\^$]+';
 
 /** Up to `n` words between two parts of a phrase, inside one sentence. */
 export function gap(n: number): string {

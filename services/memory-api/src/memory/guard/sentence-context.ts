@@ -25,7 +25,7 @@ const b = (alternatives: string) => `(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\
 /** Discussion, fiction, quotation: the sentence is about such text, not an instance of it. */
 const META = folded([
   b(
-    'prompt[- ]injections?|jailbreak(?:s|ing)? (?:prompts?|attempts?|attacks?|examples?)|injection attacks?|attackers?|red[- ]team(?:ing|ers)?|adversarial|classifiers?|detectors?|flagged|flags (?:it|them|these|such|jailbreaks|prompts|attacks)|detects?|detected|blocked|blocks (?:it|them|these|such|attacks)|catches (?:it|them|these|such|attacks)|caught|examples?|e\\.g\\.|for example|such as|(?:phrases?|strings?|things|text|patterns?|lines?|messages?) (?:like|such as)|so-called|titled|talk|lecture|course|workshop|paper|article|blog|essay|book|novel|chapter|film|movie|song|lyrics|poem|quote|quoted|podcast|episode|headline|line from|attacks?|tricked|fooled|exploits?|exploited|vulnerab\\p{L}*|unit tests?|tests? (?:that|whether|if)|test suite|reading|is reading|bestseller|author|memoir|biography|documentary|album|slogan|motto|poster|learned (?:that|today|about)|explained|studying|studies|research(?:ing|ers?)?|how [^.]{0,40} works',
+    'prompt[- ]injections?|jailbreak(?:s|ing)? (?:prompts?|attempts?|attacks?|examples?)|injection attacks?|attackers?|red[- ]team(?:ing|ers)?|adversarial|classifiers?|detectors?|flagged|flags (?:it|them|these|such|jailbreaks|prompts|attacks)|detects?|detected|blocked|blocks (?:it|them|these|such|attacks)|catches (?:it|them|these|such|attacks)|caught|examples?|e\\.g\\.|for example|such as|(?:phrases?|strings?|things|text|patterns?|lines?|messages?) (?:like|such as)|so-called|titled|talk|lecture|course|workshop|paper|article|blog|essay|book|novel|chapter|film|movie|song|lyrics|poem|quote|quoted|podcast|episode|headline|line from|attacks?|tricked|fooled|exploits?|exploited|vulnerab\\p{L}*|regex(?:es)?|regexps?|regular expressions?|detectors?|tests?|testing|tested|test cases?|staging|evals?|evaluations?|benchmarks?|payloads?|expects? (?:a |an |the )?(?:4\\d\\d|error|refusal|rejection)|unit tests?|tests? (?:that|whether|if)|test suite|reading|is reading|bestseller|author|memoir|biography|documentary|album|slogan|motto|poster|learned (?:that|today|about)|explained|studying|studies|research(?:ing|ers?)?|how [^.]{0,40} works',
   ),
   '提示注入|越狱攻击|攻击|例子|比如|例如|文章|电影|小说|引用|标题|研究|课程|论文',
   b(
@@ -129,14 +129,15 @@ function describedSubject(before: string): boolean {
   return DESCRIBED_SUBJECT.test(prefix);
 }
 
-const OPENING = /["“«„「『]|(?<=^|[\s(:—–-])['‘]/gu;
-const CLOSING = /["”»」』]|['’](?=[\s.,!?;:)]|$)/u;
+// Quotation marks, and the slashes around a regular expression (/ignore previous instructions/i).
+const OPENING = /["“«„「『]|(?<=^|[\s(:—–-])['‘/]/gu;
+const CLOSING = /["”»」』]|['’](?=[\s.,!?;:)]|$)|\/[gimsuy]*(?=[\s.,!?;:)]|$)/u;
 
 function insideQuotes(sentence: string, index: number): boolean {
   let opened = -1;
   for (const match of sentence.slice(0, index).matchAll(OPENING)) opened = match.index;
   if (opened < 0) return false;
   const between = sentence.slice(opened + 1, index);
-  if (CLOSING.test(between.replace(/^["“«„「『'‘]/u, ''))) return false;
+  if (CLOSING.test(between.replace(/^["“«„「『'‘/]/u, ''))) return false;
   return CLOSING.test(sentence.slice(index));
 }

@@ -144,6 +144,7 @@ const LEAK_OBJECTS = [
   'prompt texts?',
   '(?:your|the) (?:memory|memories)(?: store| bank| database| contents)?',
   '(?:the )?contents? of (?:your|the) (?:memory|memories|context|instructions|prompt|system prompt|configuration)',
+  '(?:the )?(?:instructions|rules|guidelines|directives|prompt|orders) (?:that )?you (?:were given|received|got|have been given|were told|were trained on)',
   'everything above',
   'the above (?:text|instructions|prompt)',
   'memories(?: \\p{L}+){0,3} (?:of|about|from|for|on) (?:every|all|other|each|any)(?: \\p{L}+)? users?',
@@ -293,6 +294,11 @@ const LEAK_ANCHORS = [
   'the',
   'prompts',
   'contents',
+  'instructions',
+  'rules',
+  'guidelines',
+  'directives',
+  'orders',
   'other',
   'every',
   'all',
@@ -423,6 +429,37 @@ export const ENGLISH: readonly SignalPattern[] = [
     3.5,
     `${words('replaces', 'overrides', 'supersedes', 'cancels', 'invalidates', 'voids')}${SEP}(?:${words('what', 'whatever', 'everything', 'anything')}${SEP}${words('you')}${SEP}(?:${words('were', 'have been', 'was')}${SEP})?${words('told', 'given', 'taught', 'instructed')}|${words('your', 'all', 'any')}${SEP}(?:${words('previous', 'prior', 'earlier', 'existing', 'current', 'original')}${SEP})?${words('instructions', 'rules', 'guidelines', 'policy', 'policies', 'prompt', 'programming', 'configuration', 'directives')})`,
     { anchorOn: ['replaces', 'overrides', 'supersedes', 'cancels', 'invalidates', 'voids'] },
+  ),
+  signal(
+    'override',
+    2.5,
+    `${words('all', 'the', 'your', 'any', 'its')}${SEP}(?:${words('previous', 'prior', 'earlier', 'above', 'original', 'initial', 'existing', 'system', 'current')}${SEP})${words('instructions', 'directives', 'rules', 'guidelines', 'prompts?', 'orders', 'restrictions', 'policies', 'constraints')}${SEP}${words('are', 'were', 'is', 'have been', 'has been')}${SEP}(?:${words('now', 'hereby', 'all')}${SEP})?${words('void', 'cancelled', 'canceled', 'revoked', 'null', 'invalid', 'obsolete', 'lifted', 'suspended', 'overridden', 'disabled', 'no longer valid', 'no longer apply', 'no longer in effect', 'removed', 'gone')}`,
+    {
+      anchorOn: [
+        'void',
+        'cancelled',
+        'canceled',
+        'revoked',
+        'null',
+        'invalid',
+        'obsolete',
+        'lifted',
+        'suspended',
+        'overridden',
+        'disabled',
+        'longer',
+        'removed',
+        'gone',
+      ],
+      aiContext: 1,
+    },
+  ),
+  // Rewriting what the model remembers about the user is the point of poisoning a memory.
+  signal(
+    'new-instructions',
+    2.5,
+    `${words('update', 'overwrite', 'change', 'edit', 'modify', 'rewrite', 'replace', 'amend', 'correct', 'reset')}${SEP}${words('your', "the assistant'?s", "the ai'?s", "the model'?s")}${SEP}(?:${words('stored', 'saved', 'long-term', 'internal')}${SEP})?${words('memory', 'memories', 'notes', 'records', 'knowledge', 'profile', 'files?', 'facts', 'beliefs')}`,
+    { anchorOn: ['memory', 'memories', 'notes', 'records', 'knowledge', 'profile', 'files?', 'facts', 'beliefs'] },
   ),
   // Task switch: "now focus on your new task", "your instructions are now to …".
   signal(
@@ -938,6 +975,14 @@ export const ENGLISH: readonly SignalPattern[] = [
       'when(?:ever)? asked about',
     )}`,
     { anchorOn: FUTURE_ANCHORS },
+  ),
+  signal(
+    'behaviour',
+    1,
+    `${words('respond', 'reply', 'answer', 'say')}${SEP}${words('only')}${SEP}${words('with', 'in', 'using')}`,
+    {
+      anchorOn: ['only'],
+    },
   ),
   signal(
     'behaviour',
