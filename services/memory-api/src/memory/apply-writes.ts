@@ -124,7 +124,8 @@ async function decideAndCommit(
     const vector = vectors[index] as Float32Array;
     const { record } = item;
     if (record.layer === 'semantic' && record.status === 'active') {
-      const decision = await reconcileSemantic(deps, record, vector, updates, at);
+      const pending = newRows.filter((row) => row.record.layer === 'semantic');
+      const decision = await reconcileSemantic(deps, record, vector, updates, pending, at);
       if (decision.kind === 'merged') {
         results[index] = { id: decision.id, status: 'merged', layer: record.layer };
         continue;

@@ -1,3 +1,4 @@
+import { dot, l2Normalise } from '@hindsight/embedding';
 import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
@@ -26,19 +27,27 @@ export function statementOf(record: Pick<MemoryRecord, 'content' | 'query' | 'me
   };
 }
 
+/** A memory written earlier in the same batch, not in the store yet: reconciled like a stored one. */
+export interface PendingMemory {
+  record: MemoryRecord;
+  vector: Float32Array;
+}
+
 /**
  * A new semantic memory against what the user already has. Candidates are the nearest active
- * memories by meaning (cosine ≥ CONTRADICTION_THRESHOLD) and by words (BM25); the judge relates
- * each to the new one. A neighbour it contradicts is superseded (kept, marked, linked); else the
- * closest one it refines, if a near-duplicate (cosine ≥ MERGE_THRESHOLD), absorbs the new text
- * (merge, old text kept in history). Text without content words is never reconciled: it becomes
- * its own memory. Every merge and supersede records the judge's reason. Nothing is deleted.
+ * memories by meaning (cosine ≥ CONTRADICTION_THRESHOLD) and by words (BM25), and the memories
+ * written earlier in the same batch (so a batch decides as the same writes one at a time would);
+ * the judge relates each to the new one. A neighbour it contradicts is superseded (kept, marked,
+ * linked); else the closest one it refines, if a near-duplicate (cosine ≥ MERGE_THRESHOLD), absorbs
+ * the new text (merge, old text kept in history). Text without content words is never reconciled:
+ * it becomes its own memory. Every merge and supersede records the judge's reason. Nothing is deleted.
  */
 export async function reconcileSemantic(
   deps: WriteDeps,
   record: MemoryRecord,
   vector: Float32Array,
   updates: Map<string, MemoryUpdate>,
+  pending: readonly PendingMemory[],
   at: string,
 ): Promise<Reconciliation> {
   if (!hasContentWords(record.content)) return { kind: 'new' };
@@ -62,16 +71,34 @@ export async function reconcileSemantic(
       similarity.set(id, score);
   }
   const ids = [...new Set([...similarity.keys(), ...wordsOnly])].filter((id) => !updates.has(id));
-  if (ids.length === 0) return { kind: 'new' };
-  const neighbours = (await deps.store.getMany(record.tenant, ids))
-    .filter((old) => old.category !== PROFILE_CATEGORY && old.status === 'active')
-    .sort((a, b) => (similarity.get(b.id) ?? 0) - (similarity.get(a.id) ?? 0));
+  const stored = ids.length > 0 ? await deps.store.getMany(record.tenant, ids) : [];
+  // Earlier items of this batch (same owner), changed in place before they are inserted.
+  const earlier = pending.filter((p) => p.record.user_id === record.user_id && p.record.status === 'active');
+  const unit = l2Normalise(Float32Array.from(vector));
+  for (const p of earlier) similarity.set(p.record.id, dot(l2Normalise(Float32Array.from(p.vector)), unit));
+  const candidates: Array<{ old: MemoryRecord; apply: (next: MemoryRecord, vector?: Float32Array) => void }> = [
+    ...stored.map((old) => ({
+      old,
+      apply: (next: MemoryRecord, nextVector?: Float32Array) =>
+        updates.set(next.id, nextVector ? { record: next, vector: nextVector } : { record: next }),
+    })),
+    ...earlier.map((p) => ({
+      old: p.record,
+      apply: (next: MemoryRecord, nextVector?: Float32Array) => {
+        Object.assign(p.record, next);
+        if (nextVector) p.vector = nextVector;
+      },
+    })),
+  ]
+    .filter(({ old }) => old.category !== PROFILE_CATEGORY && old.status === 'active')
+    .sort((a, b) => (similarity.get(b.old.id) ?? 0) - (similarity.get(a.old.id) ?? 0));
+  if (candidates.length === 0) return { kind: 'new' };
   const newer = statementOf(record);
-  const relations = await Promise.all(neighbours.map((old) => deps.judge.relate(statementOf(old), newer)));
+  const relations = await Promise.all(candidates.map(({ old }) => deps.judge.relate(statementOf(old), newer)));
 
   const superseded: string[] = [];
   const reasons: string[] = [];
-  neighbours.forEach((old, i) => {
+  candidates.forEach(({ old, apply }, i) => {
     const relation = relations[i] as Relation;
     if (relation.kind !== 'contradicts') return;
     const next = structuredClone(old);
@@ -86,7 +113,7 @@ export async function reconcileSemantic(
       note: `superseded by ${record.id}`,
       reason: relation.reason,
     });
-    updates.set(next.id, { record: next });
+    apply(next);
     superseded.push(next.id);
     reasons.push(relation.reason);
   });
@@ -103,11 +130,12 @@ export async function reconcileSemantic(
     return { kind: 'superseded', ids: superseded };
   }
 
-  const mergeable = neighbours.findIndex(
-    (old, i) => relations[i]?.kind === 'refines' && (similarity.get(old.id) ?? 0) >= settings.mergeThreshold,
+  const mergeable = candidates.findIndex(
+    ({ old }, i) => relations[i]?.kind === 'refines' && (similarity.get(old.id) ?? 0) >= settings.mergeThreshold,
   );
-  const target = neighbours[mergeable];
-  if (!target) return { kind: 'new' };
+  const chosen = candidates[mergeable];
+  if (!chosen) return { kind: 'new' };
+  const target = chosen.old;
   const next = structuredClone(target);
   next.history.push({
     at,
@@ -124,6 +152,6 @@ export async function reconcileSemantic(
   next.proof_count += 1;
   next.confidence = Math.min(1, Math.max(target.confidence, record.confidence));
   next.updated_at = at;
-  updates.set(next.id, { record: next, vector });
+  chosen.apply(next, vector);
   return { kind: 'merged', id: next.id };
 }

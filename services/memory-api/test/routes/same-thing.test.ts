@@ -177,3 +177,35 @@ describe('merges', () => {
     },
   );
 });
+
+describe('a batch', () => {
+  it('decides as the same writes one at a time would, item after item', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      payload: {
+        items: [
+          { content: 'Tom lives in Berlin', memory_type: 'fact', user_id: 'batch' },
+          { content: 'Tom is afraid of heights', memory_type: 'fact', user_id: 'batch' },
+          { content: 'The user likes green tea', memory_type: 'preference', user_id: 'batch' },
+          { content: 'Tom moved from Berlin to Madrid', memory_type: 'fact', user_id: 'batch' },
+          { content: 'The user likes green tea!', memory_type: 'preference', user_id: 'batch' },
+        ],
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    const [berlin, heights, tea, madrid, teaAgain] = response.json().items as Written[];
+    expect(madrid).toMatchObject({ status: 'superseded', superseded_ids: [berlin?.id] });
+    expect(teaAgain).toMatchObject({ status: 'merged', id: tea?.id });
+    expect(heights?.status).toBe('created');
+    expect(await active('batch')).toEqual([
+      'The user likes green tea!',
+      'Tom is afraid of heights',
+      'Tom moved from Berlin to Madrid',
+    ]);
+    expect(last((await memory(berlin?.id as string)).history)).toMatchObject({
+      action: 'superseded',
+      reason: expect.stringMatching(/^rule:/),
+    });
+  });
+});

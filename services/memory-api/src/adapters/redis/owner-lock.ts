@@ -72,8 +72,7 @@ export class RedisOwnerLock implements OwnerLock {
   }
 
   private keysOf(tenant: string, userIds: readonly string[]): string[] {
-    const slot = digest(tenant);
-    return [...new Set(userIds)].sort().map((user) => `${this.prefix}:owner-lock:{${slot}}:${digest(user)}`);
+    return [...new Set(userIds)].sort().map((user) => ownerLockKey(this.prefix, tenant, user));
   }
 
   private async acquire(keys: readonly string[], token: string, tenant: string): Promise<void> {
@@ -117,6 +116,11 @@ export class RedisOwnerLock implements OwnerLock {
   private script(source: string, keys: readonly string[], token: string): Promise<unknown> {
     return this.redis.eval(source, keys.length, ...keys, token, String(this.settings.leaseMs));
   }
+}
+
+/** The Redis key of one owner's lock (hash-tagged by tenant). */
+export function ownerLockKey(prefix: string, tenant: string, userId: string): string {
+  return `${prefix}:owner-lock:{${digest(tenant)}}:${digest(userId)}`;
 }
 
 function digest(value: string): string {

@@ -1,11 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BusyError, DependencyUnavailableError } from '@hindsight/errors';
 import { createLogger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisBacked } from '../../../src/adapters/redis/outage.ts';
-import { RedisOwnerLock } from '../../../src/adapters/redis/owner-lock.ts';
+import { ownerLockKey, RedisOwnerLock } from '../../../src/adapters/redis/owner-lock.ts';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = `test-${randomUUID()}`;
@@ -82,7 +82,7 @@ describe('RedisOwnerLock (real Redis)', () => {
   it('frees an owner whose holder died once the lease ends, and keeps a live holder through renewals', async () => {
     const short = { leaseMs: 150, waitMs: 2000 };
     // A holder that never releases: its token is in Redis but nobody renews it (a killed replica).
-    await redis.set(`${prefix}:owner-lock:{${digestOf('acme')}}:${digestOf('orphan')}`, 'dead-token', 'PX', 150);
+    await redis.set(ownerLockKey(prefix, 'acme', 'orphan'), 'dead-token', 'PX', 150);
     const started = performance.now();
     expect(await lock(short).hold('acme', ['orphan'], async () => 'taken over')).toBe('taken over');
     expect(performance.now() - started).toBeLessThan(2000);
@@ -111,8 +111,3 @@ describe('RedisOwnerLock (real Redis)', () => {
     unreachable.disconnect();
   });
 });
-
-/** How the lock names an owner in its keys. */
-function digestOf(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 32);
-}
