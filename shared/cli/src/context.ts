@@ -85,6 +85,12 @@ export class CommandContext {
 /** A usage mistake found before anything was sent. */
 export class UsageError extends Error {}
 
+export function parseInteger(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} takes a positive integer, got "${text}"`);
+  return value;
+}
+
 /** Turns what went wrong into a message on stderr and the exit status that names it. */
 export function reportFailure(io: Io, url: string, error: unknown): number {
   if (error instanceof UsageError) {

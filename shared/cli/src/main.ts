@@ -10,6 +10,7 @@ import {
   searchCommand,
   storeCommand,
 } from './commands/memories.ts';
+import { REINDEX_OPTIONS, reindexCommand } from './commands/reindex.ts';
 import { STATS_OPTIONS, statsCommand } from './commands/stats.ts';
 import { EXPORT_OPTIONS, exportCommand, importCommand } from './commands/transfer.ts';
 import { CommandContext, EXIT, GLOBAL_OPTIONS, type GlobalValues, type Io, reportFailure } from './context.ts';
@@ -27,6 +28,9 @@ commands:
   export              NDJSON of every long-term memory to stdout or --out FILE   [--user U] [--type T] [--status S]
   import <file|->     NDJSON into the store; ids already present are skipped, so re-running resumes
   stats               per-layer counts, last write, retrieval hit rate, queue depth (admin key)
+  reindex             re-embed every memory in place with the configured embedder, then switch the store to it;
+                      resumable, idempotent. Stop memory-api first; reads memory-api's environment (VECTOR_STORE,
+                      DATA_DIR / DATABASE_URL / QDRANT_URL, EMBEDDER_URL or EMBEDDINGS_*)   [--batch-size N]
   eval …              the retrieval eval (same options as npm run eval)
 
 options for every command:
@@ -51,6 +55,7 @@ const COMMANDS: Record<string, Command> = {
   export: { options: EXPORT_OPTIONS, positionals: false, run: (ctx, _p, v) => exportCommand(ctx, v) },
   import: { options: {}, positionals: true, run: (ctx, p) => importCommand(ctx, p) },
   stats: { options: STATS_OPTIONS, positionals: false, run: (ctx, _p, v) => statsCommand(ctx, v) },
+  reindex: { options: REINDEX_OPTIONS, positionals: false, run: (ctx, _p, v) => reindexCommand(ctx, v) },
 };
 
 const defaultIo = (): Io => ({

@@ -153,3 +153,66 @@ export class DuplicateContentError extends Error {
     this.name = 'DuplicateContentError';
   }
 }
+
+/** Where a re-index stands, as `beginReindex` finds it. */
+export interface ReindexStatus {
+  /** The space the store serves (searches and writes use it) until `finishReindex` switches. */
+  current: EmbeddingSpace;
+  target: EmbeddingSpace;
+  /** Long-term memories of every tenant, layer and status. */
+  total: number;
+  /** Of those, how many already have their vector in the target (from an earlier, killed run). */
+  done: number;
+  /** An unfinished re-index into the same target was found, and this run continues it. */
+  resumed: boolean;
+  /** An unfinished re-index into another space was found and discarded. */
+  discarded?: EmbeddingSpace;
+}
+
+/**
+ * Re-embedding a store in place into another embedding space (`hindsight reindex`), a capability
+ * every MemoryStore adapter has beside the port. Memory-api must not have the store open meanwhile.
+ *
+ * Contract, checked by test/adapters/store/reindex-contract.ts against every adapter:
+ * - `beginReindex(target)` opens the store as it was built (no mismatch refusal; schema migrations
+ *   run as in `open`) and prepares the target's vector storage beside the one it serves. Nothing is
+ *   created where there is no store (`NoStoreError`). With `target` equal to the current space it
+ *   changes nothing (but discards an unfinished re-index into another space). A store where a
+ *   re-index into the same target was interrupted resumes from its checkpoint; one into another
+ *   target is discarded first.
+ * - `nextToReindex(limit)` lists the next memories past the checkpoint (every tenant, layer and
+ *   status) in a stable order; `writeReindexed` stores their target vectors and moves the checkpoint
+ *   past them in one atomic step, so a run killed at any moment loses at most the batch in flight.
+ * - `finishReindex()` switches the store to the target in one step once every memory has its target
+ *   vector: searches then use the new vectors, every record's `embedding_model` names the target,
+ *   nothing else of any record changes (id, content, history, status, version), and the old vectors
+ *   are gone. A memory without a target vector makes it throw, switching nothing.
+ * - While a re-index is unfinished, `open` refuses with `EmbeddingMismatchError` saying so.
+ */
+export interface ReindexableStore {
+  beginReindex(target: EmbeddingSpace): Promise<ReindexStatus>;
+  nextToReindex(limit: number): Promise<MemoryRecord[]>;
+  writeReindexed(batch: readonly NewMemory[]): Promise<void>;
+  finishReindex(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function sameSpace(a: EmbeddingSpace, b: EmbeddingSpace): boolean {
+  return a.model === b.model && a.dimension === b.dimension;
+}
+
+/** There is no memory store where the configuration points (nothing to re-index; nothing was created). */
+export class NoStoreError extends Error {
+  constructor(where: string) {
+    super(`there is no hindsight memory store at ${where}`);
+    this.name = 'NoStoreError';
+  }
+}
+
+/** Another process has the store open, and what is asked for needs it alone. */
+export class StoreInUseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreInUseError';
+  }
+}

@@ -1,5 +1,5 @@
 import type { MemoryInput, MemoryRecord, SearchResponse, WriteResult } from '@hindsight/memory-model';
-import { type CommandContext, EXIT, UsageError } from '../context.ts';
+import { type CommandContext, EXIT, parseInteger, UsageError } from '../context.ts';
 import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
 
 export const STORE_OPTIONS = {
@@ -177,12 +177,6 @@ export async function listCommand(
 function oneLine(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function parseInteger(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} takes a positive integer, got "${text}"`);
-  return value;
 }
 
 function parseNumber(text: string, flag: string): number {

@@ -2,14 +2,21 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { Logger } from '@hindsight/logger';
 import type { MemoryApiConfig } from '../../config.ts';
-import type { MemoryStore } from '../../memory/store-port.ts';
+import type { MemoryStore, ReindexableStore } from '../../memory/store-port.ts';
 import { describeTarget } from './postgres/database.ts';
 import { PostgresMemoryStore } from './postgres/store.ts';
 import { QdrantMemoryStore } from './qdrant/store.ts';
 import { SqliteMemoryStore } from './sqlite/store.ts';
 
+/** What a store is opened for: serving memory-api, or a re-index (`hindsight reindex`). */
+export type StorePurpose = 'serve' | 'reindex';
+
 /** Picks the long-term store adapter named by VECTOR_STORE. */
-export function createMemoryStore(config: MemoryApiConfig, log: Logger): MemoryStore {
+export function createMemoryStore(
+  config: MemoryApiConfig,
+  log: Logger,
+  purpose: StorePurpose = 'serve',
+): MemoryStore & ReindexableStore {
   const keywords = {
     keywordRanking: { k1: config.RANK_BM25_K1, b: config.RANK_BM25_B, contextWeight: config.RANK_TURN_CONTEXT_WEIGHT },
     turnContext: { before: config.TURN_CONTEXT_BEFORE, after: config.TURN_CONTEXT_AFTER },
@@ -40,6 +47,7 @@ export function createMemoryStore(config: MemoryApiConfig, log: Logger): MemoryS
       poolSize: config.DATABASE_POOL_SIZE,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
       ...(ssl !== undefined ? { ssl } : {}),
+      reindexing: purpose === 'reindex',
       onIdleError: (error) => log.warn({ err: error }, 'an idle PostgreSQL connection failed; it will be replaced'),
       onUnindexedVectors: (dimension) =>
         log.warn(

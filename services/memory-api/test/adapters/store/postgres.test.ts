@@ -6,14 +6,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresMemoryStore, type PostgresStoreOptions } from '../../../src/adapters/store/postgres/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
-import { runMemoryStoreContract, type StoreFactory } from './contract.ts';
+import { runMemoryStoreContract } from './contract.ts';
+import { runReindexContract } from './reindex-contract.ts';
 
 /**
  * The store contract on PostgreSQL: always against PGlite (PostgreSQL 18 + pgvector 0.8 in
  * WebAssembly) served over the real wire protocol, and against the server in TEST_DATABASE_URL
  * when one is named. Each test works in a schema of its own and drops it afterwards.
  */
-function schemaFactory(url: () => string, poolSize: number): StoreFactory {
+function schemaFactory(
+  url: () => string,
+  poolSize: number,
+): {
+  create(): Promise<{ store: PostgresMemoryStore; reopen: () => PostgresMemoryStore; cleanup: () => Promise<void> }>;
+} {
   const makeStore = (schema: string) =>
     new PostgresMemoryStore({ connectionString: url(), schema, poolSize, statementTimeoutMs: 10_000 });
   return {
@@ -48,6 +54,12 @@ runMemoryStoreContract(
   'postgres (PGlite over the wire protocol)',
   schemaFactory(() => pglite.url, 4),
 );
+runReindexContract('postgres (PGlite over the wire protocol)', {
+  async create() {
+    const { reopen, cleanup } = await schemaFactory(() => pglite.url, 2).create();
+    return { store: reopen, cleanup };
+  },
+});
 
 const external = process.env.TEST_DATABASE_URL;
 if (external === undefined || external === '') {
@@ -61,6 +73,12 @@ if (external === undefined || external === '') {
     'postgres (TEST_DATABASE_URL)',
     schemaFactory(() => external, 8),
   );
+  runReindexContract('postgres (TEST_DATABASE_URL)', {
+    async create() {
+      const { reopen, cleanup } = await schemaFactory(() => external, 2).create();
+      return { store: reopen, cleanup };
+    },
+  });
 }
 
 const SPACE = { model: 'test-8', dimension: 8 };

@@ -6,6 +6,7 @@ import { pointIdOf } from '../../../src/adapters/store/qdrant/points.ts';
 import { QdrantMemoryStore } from '../../../src/adapters/store/qdrant/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 import { runMemoryStoreContract } from './contract.ts';
+import { runReindexContract } from './reindex-contract.ts';
 
 /**
  * The store contract against a real Qdrant (>= 1.17). Run it with
@@ -37,6 +38,13 @@ if (url === undefined || url === '') {
     async create() {
       const prefix = freshPrefix();
       return { store: makeStore(prefix), reopen: () => makeStore(prefix), cleanup: () => dropPrefix(prefix) };
+    },
+  });
+
+  runReindexContract('qdrant', {
+    async create() {
+      const prefix = freshPrefix();
+      return { store: () => makeStore(prefix), cleanup: () => dropPrefix(prefix) };
     },
   });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 import { runMemoryStoreContract } from './contract.ts';
+import { runReindexContract } from './reindex-contract.ts';
 
 runMemoryStoreContract('sqlite', {
   async create() {
@@ -17,6 +18,14 @@ runMemoryStoreContract('sqlite', {
       reopen: () => new SqliteMemoryStore(path),
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };
+  },
+});
+
+runReindexContract('sqlite', {
+  async create() {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    return { store: () => new SqliteMemoryStore(path), cleanup: () => rm(dir, { recursive: true, force: true }) };
   },
 });
 

@@ -15,6 +15,8 @@ export interface PostgresConnectionOptions {
   retry?: Pick<RetryOptions, 'retries' | 'baseDelayMs' | 'maxDelayMs'>;
   /** An idle pooled connection failed (the server restarted, the network dropped): it is replaced. */
   onIdleError?: (error: Error) => void;
+  /** How the connections name themselves to the server (pg_stat_activity). */
+  applicationName?: string;
 }
 
 /** The tenant a transaction serves, or every tenant (migrations, admin counts). */
@@ -85,7 +87,7 @@ export class PostgresDatabase {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
-      application_name: 'hindsight-memory-api',
+      application_name: options.applicationName ?? 'hindsight-memory-api',
       ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
     });
     // Without a listener an idle connection's error would crash the process.
@@ -167,8 +169,9 @@ export class PostgresDatabase {
     }
   }
 
+  /** Idempotent: a store closed twice (after a failed open, say) ends its pool once. */
   async close(): Promise<void> {
-    await this.pool.end();
+    if (!this.pool.ended) await this.pool.end();
   }
 }
 

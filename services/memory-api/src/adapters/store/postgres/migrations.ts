@@ -86,3 +86,13 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * The k-NN index of today's layout (what migration 1 creates), for a re-index that replaces the
+ * embedding column: none above pgvector's HNSW limit.
+ */
+export function embeddingIndexStatements({ memories }: SchemaNames, dimension: number): string[] {
+  return dimension <= MAX_INDEXED_DIMENSION
+    ? [`CREATE INDEX memories_embedding ON ${memories} USING hnsw (embedding vector_cosine_ops)`]
+    : [];
+}

@@ -13,9 +13,14 @@ import {
   type MemoryFilter,
   type MemoryStore,
   type NewMemory,
+  NoStoreError,
   type Page,
+  type ReindexableStore,
+  type ReindexStatus,
   type SearchScope,
   StaleWriteError,
+  StoreInUseError,
+  sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import {
@@ -25,12 +30,18 @@ import {
   ownerTermPrefix,
   rankKeywordMatches,
 } from '../keywords.ts';
-import { reindexInstruction } from '../reindex.ts';
+import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { ALL_TENANTS, type PostgresConnectionOptions, PostgresDatabase, type TenantScope } from './database.ts';
 import { filterToSql } from './filter-sql.ts';
-import { LATEST_VERSION, MAX_INDEXED_DIMENSION, MIGRATIONS, type SchemaNames } from './migrations.ts';
+import {
+  embeddingIndexStatements,
+  LATEST_VERSION,
+  MAX_INDEXED_DIMENSION,
+  MIGRATIONS,
+  type SchemaNames,
+} from './migrations.ts';
 import { COLUMNS, type MemoryRow, placeholder, RECORD_COLUMNS, recordToValues, rowToRecord } from './rows.ts';
 import { keywordColumns, PostgresTurnIndex, type TurnPosition } from './turn-index.ts';
 
@@ -41,6 +52,8 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
   onUnindexedVectors?: (dimension: number) => void;
   keywordRanking?: KeywordRanking;
   turnContext?: TurnContextWindow;
+  /** The store is opened by a re-index (`beginReindex`), not to serve memory-api. */
+  reindexing?: boolean;
 }
 
 /** Keyword terms: tokenizer version + layout (owner keys, turn context); a change recomputes them on open. */
@@ -69,7 +82,7 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
  * failing for a transient reason (serialization failure, deadlock, a dropped connection) are
  * repeated whole.
  */
-export class PostgresMemoryStore implements MemoryStore {
+export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
   readonly backend = 'postgres';
   private readonly db: PostgresDatabase;
   private readonly names: SchemaNames;
@@ -79,9 +92,14 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly turns: PostgresTurnIndex;
   private readonly keywordRanking: KeywordRanking;
   private readonly keywordIndexVersion: string;
+  /** The re-index this store is running (`beginReindex` … `finishReindex`). */
+  private reindexing: PostgresReindex | undefined;
 
   constructor(private readonly options: PostgresStoreOptions) {
-    this.db = new PostgresDatabase(options);
+    this.db = new PostgresDatabase({
+      ...options,
+      applicationName: options.reindexing ? REINDEX_APPLICATION_NAME : servingApplicationName(options.schema),
+    });
     const schema = pg.escapeIdentifier(options.schema);
     this.names = { schema, memories: `${schema}.memories` };
     const window = options.turnContext ?? DEFAULT_TURN_CONTEXT;
@@ -94,52 +112,209 @@ export class PostgresMemoryStore implements MemoryStore {
     const pgvectorVersion = await this.connectAndCheckExtension();
     this.iterativeScan = atLeast(pgvectorVersion, ITERATIVE_SCAN_PGVECTOR);
     await this.db.run({ tenant: ALL_TENANTS }, async (client) => {
-      // Replicas opening at once: one migrates, the others wait and then find it done.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hindsight:${this.options.schema}`]);
+      await this.lockSchema(client);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.names.schema}`);
       await client.query(
         `CREATE TABLE IF NOT EXISTS ${this.names.schema}.store_meta (key text PRIMARY KEY, value text NOT NULL)`,
       );
       const meta = await readMeta(client, this.names);
-      const builtWith = meta.get('embedding_model');
-      const builtDimension = Number(meta.get('embedding_dimension'));
-      if (builtWith !== undefined && (builtWith !== space.model || builtDimension !== space.dimension)) {
+      const builtWith = builtSpace(meta);
+      const unfinished = unfinishedReindex(meta);
+      if (builtWith && unfinished) {
         throw new EmbeddingMismatchError(
-          reindexInstruction(
-            { model: builtWith, dimension: builtDimension },
-            space,
-            `the PostgreSQL store ${this.db.target} (schema ${this.options.schema})`,
-          ),
+          unfinishedReindexInstruction(builtWith, unfinished.target, space, this.description()),
         );
       }
-      const version = Number(meta.get('schema_version') ?? 0);
-      if (version > LATEST_VERSION) {
-        throw new Error(
-          `the PostgreSQL schema ${this.options.schema} is at version ${version}, newer than this memory-api knows (${LATEST_VERSION}): upgrade memory-api`,
-        );
+      if (builtWith && !sameSpace(builtWith, space)) {
+        throw new EmbeddingMismatchError(reindexInstruction(builtWith, space, this.description()));
       }
-      for (const migration of MIGRATIONS) {
-        if (migration.version <= version) continue;
-        for (const statement of migration.statements(this.names, space.dimension)) await client.query(statement);
-        await setMeta(client, this.names, 'schema_version', String(migration.version));
-      }
-      if (builtWith === undefined) {
-        await setMeta(client, this.names, 'embedding_model', space.model);
-        await setMeta(client, this.names, 'embedding_dimension', String(space.dimension));
-      }
-      // Derived, so kept outside the migrations: a session's turns in order, for the turn-context index.
-      await client.query(
-        `CREATE INDEX IF NOT EXISTS memories_session_turns ON ${this.names.memories} (tenant, user_id, session_id, occurred_at, seq)`,
-      );
-      if (meta.get('keyword_index_version') !== this.keywordIndexVersion) {
-        // Terms from another tokenizer, layout or context window would never match today's queries: recompute them.
-        await this.rebuildKeywordTerms(client);
-        await setMeta(client, this.names, 'keyword_index_version', this.keywordIndexVersion);
-      }
+      await this.migrate(client, meta, space, builtWith === undefined);
     });
     if (space.dimension > MAX_INDEXED_DIMENSION) this.options.onUnindexedVectors?.(space.dimension);
     this.space = space;
     this.opened = true;
+  }
+
+  /** Replicas opening at once (or a re-index): one migrates, the others wait and then find it done. */
+  private async lockSchema(client: pg.PoolClient): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hindsight:${this.options.schema}`]);
+  }
+
+  private description(): string {
+    return `the PostgreSQL store ${this.db.target} (schema ${this.options.schema})`;
+  }
+
+  /** Brings the schema to the latest version under `space` (the one it was built with, or a new store's). */
+  private async migrate(
+    client: pg.PoolClient,
+    meta: ReadonlyMap<string, string>,
+    space: EmbeddingSpace,
+    fresh: boolean,
+  ): Promise<void> {
+    const version = Number(meta.get('schema_version') ?? 0);
+    if (version > LATEST_VERSION) {
+      throw new Error(
+        `the PostgreSQL schema ${this.options.schema} is at version ${version}, newer than this memory-api knows (${LATEST_VERSION}): upgrade memory-api`,
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version) continue;
+      for (const statement of migration.statements(this.names, space.dimension)) await client.query(statement);
+      await setMeta(client, this.names, 'schema_version', String(migration.version));
+    }
+    if (fresh) {
+      await setMeta(client, this.names, 'embedding_model', space.model);
+      await setMeta(client, this.names, 'embedding_dimension', String(space.dimension));
+    }
+    // Derived, so kept outside the migrations: a session's turns in order, for the turn-context index.
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS memories_session_turns ON ${this.names.memories} (tenant, user_id, session_id, occurred_at, seq)`,
+    );
+    if (meta.get('keyword_index_version') !== this.keywordIndexVersion) {
+      // Terms from another tokenizer, layout or context window would never match today's queries: recompute them.
+      await this.rebuildKeywordTerms(client);
+      await setMeta(client, this.names, 'keyword_index_version', this.keywordIndexVersion);
+    }
+  }
+
+  /**
+   * Opens the schema as it was built and adds a column for the target's vectors beside the one it
+   * serves. Refuses while memory-api has connections open to the database (as far as
+   * pg_stat_activity shows them: an idle replica's pool may have closed its connections).
+   */
+  async beginReindex(target: EmbeddingSpace): Promise<ReindexStatus> {
+    const pgvectorVersion = await this.connectAndCheckExtension();
+    this.iterativeScan = atLeast(pgvectorVersion, ITERATIVE_SCAN_PGVECTOR);
+    const { status, current, run } = await this.db.run({ tenant: ALL_TENANTS }, async (client) => {
+      await this.lockSchema(client);
+      const found = await client.query<{ meta: string | null }>('SELECT to_regclass($1) AS meta', [
+        `${this.names.schema}.store_meta`,
+      ]);
+      const meta = found.rows[0]?.meta ? await readMeta(client, this.names) : new Map<string, string>();
+      const current = builtSpace(meta);
+      if (current === undefined) throw new NoStoreError(this.description());
+      await this.refuseWhileServed(client);
+      await this.migrate(client, meta, current, false);
+      const unfinished = unfinishedReindex(meta);
+      let discarded: EmbeddingSpace | undefined;
+      if (unfinished && !sameSpace(unfinished.target, target)) {
+        await this.dropReindexColumn(client);
+        discarded = unfinished.target;
+      }
+      const total = await countRows(client, `SELECT count(*) AS n FROM ${this.names.memories}`);
+      const extra = discarded ? { discarded } : {};
+      if (sameSpace(current, target)) {
+        return { current, status: { current, target, total, done: total, resumed: false, ...extra } };
+      }
+      if (unfinished && discarded === undefined) {
+        const done = await countRows(
+          client,
+          `SELECT count(*) AS n FROM ${this.names.memories} WHERE seq <= $1::bigint`,
+          [unfinished.after],
+        );
+        return { current, run: unfinished, status: { current, target, total, done, resumed: true } };
+      }
+      await client.query(`ALTER TABLE ${this.names.memories} DROP COLUMN IF EXISTS ${NEXT_EMBEDDING}`);
+      await client.query(`ALTER TABLE ${this.names.memories} ADD COLUMN ${NEXT_EMBEDDING} vector(${target.dimension})`);
+      await setMeta(client, this.names, 'reindex_model', target.model);
+      await setMeta(client, this.names, 'reindex_dimension', String(target.dimension));
+      await setMeta(client, this.names, 'reindex_after', '0');
+      return {
+        current,
+        run: { target, after: '0' },
+        status: { current, target, total, done: 0, resumed: false, ...extra },
+      };
+    });
+    this.space = current;
+    this.reindexing = run;
+    this.opened = true;
+    return status;
+  }
+
+  async nextToReindex(limit: number): Promise<MemoryRecord[]> {
+    const { after } = this.reindexRun();
+    return this.records(
+      ALL_TENANTS,
+      `SELECT ${RECORD_COLUMNS} FROM ${this.names.memories} m WHERE m.seq > $1::bigint ORDER BY m.seq LIMIT $2`,
+      [after, limit],
+    );
+  }
+
+  async writeReindexed(batch: readonly NewMemory[]): Promise<void> {
+    const run = this.reindexRun();
+    for (const { vector } of batch) {
+      if (vector.length !== run.target.dimension) {
+        throw new Error(`vector has dimension ${vector.length}, the re-index target has ${run.target.dimension}`);
+      }
+    }
+    if (batch.length === 0) return;
+    run.after = await this.db.run({ tenant: ALL_TENANTS }, async (client) => {
+      const { rows } = await client.query<{ seq: string }>(
+        `UPDATE ${this.names.memories} m SET ${NEXT_EMBEDDING} = v.embedding::vector
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS v(tenant, id, embedding)
+         WHERE m.tenant = v.tenant AND m.id = v.id RETURNING m.seq`,
+        [
+          batch.map(({ record }) => record.tenant),
+          batch.map(({ record }) => record.id),
+          batch.map(({ vector }) => pgvector.toSql(Array.from(vector))),
+        ],
+      );
+      if (rows.length !== batch.length) {
+        throw new Error(`${batch.length - rows.length} of the memories to re-index are no longer in the store`);
+      }
+      const after = rows.reduce((last, row) => (BigInt(row.seq) > BigInt(last) ? row.seq : last), run.after);
+      await setMeta(client, this.names, 'reindex_after', after);
+      return after;
+    });
+  }
+
+  /** Replaces the embedding column by the target's and rebuilds the HNSW index, in one transaction. */
+  async finishReindex(): Promise<void> {
+    const run = this.reindexRun();
+    // Building the HNSW index over every memory may take longer than a request's statement timeout.
+    await this.db.run({ tenant: ALL_TENANTS, settings: { statement_timeout: '0' } }, async (client) => {
+      await this.lockSchema(client);
+      const { memories } = this.names;
+      const missing = await countRows(client, `SELECT count(*) AS n FROM ${memories} WHERE ${NEXT_EMBEDDING} IS NULL`);
+      if (missing > 0) throw new Error(`${missing} memories have no vector in the re-index target yet`);
+      await client.query(`DROP INDEX IF EXISTS ${this.names.schema}.memories_embedding`);
+      await client.query(`ALTER TABLE ${memories} DROP COLUMN embedding`);
+      await client.query(`ALTER TABLE ${memories} RENAME COLUMN ${NEXT_EMBEDDING} TO embedding`);
+      await client.query(`ALTER TABLE ${memories} ALTER COLUMN embedding SET NOT NULL`);
+      await client.query(`UPDATE ${memories} SET embedding_model = $1`, [run.target.model]);
+      for (const statement of embeddingIndexStatements(this.names, run.target.dimension)) await client.query(statement);
+      await setMeta(client, this.names, 'embedding_model', run.target.model);
+      await setMeta(client, this.names, 'embedding_dimension', String(run.target.dimension));
+      await client.query(`DELETE FROM ${this.names.schema}.store_meta WHERE key = ANY($1::text[])`, [
+        [...REINDEX_KEYS],
+      ]);
+    });
+    this.space = run.target;
+    this.reindexing = undefined;
+  }
+
+  private async dropReindexColumn(client: pg.PoolClient): Promise<void> {
+    await client.query(`ALTER TABLE ${this.names.memories} DROP COLUMN IF EXISTS ${NEXT_EMBEDDING}`);
+    await client.query(`DELETE FROM ${this.names.schema}.store_meta WHERE key = ANY($1::text[])`, [[...REINDEX_KEYS]]);
+  }
+
+  private async refuseWhileServed(client: pg.PoolClient): Promise<void> {
+    const serving = await countRows(
+      client,
+      `SELECT count(*) AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`,
+      [servingApplicationName(this.options.schema)],
+    );
+    if (serving > 0) {
+      throw new StoreInUseError(
+        `memory-api has ${serving} connection(s) open to ${this.description()}: stop every memory-api replica before re-indexing it`,
+      );
+    }
+  }
+
+  private reindexRun(): PostgresReindex {
+    if (!this.reindexing) throw new Error('no re-index is running: call beginReindex first');
+    return this.reindexing;
   }
 
   async check(): Promise<void> {
@@ -490,7 +665,7 @@ export class PostgresMemoryStore implements MemoryStore {
     return true;
   }
 
-  private async records(tenant: string, sql: string, params: unknown[]): Promise<MemoryRecord[]> {
+  private async records(tenant: TenantScope, sql: string, params: unknown[]): Promise<MemoryRecord[]> {
     return this.read(tenant, async (client) => (await client.query<MemoryRow>(sql, params)).rows.map(rowToRecord));
   }
 
@@ -577,6 +752,38 @@ export class PostgresMemoryStore implements MemoryStore {
       throw new Error(`vector has dimension ${vector.length}, the store holds ${this.space.dimension}`);
     }
   }
+}
+
+/** The column a re-index writes the target's vectors into, renamed to `embedding` when it finishes. */
+const NEXT_EMBEDDING = 'embedding_next';
+const REINDEX_KEYS = ['reindex_model', 'reindex_dimension', 'reindex_after'] as const;
+const REINDEX_APPLICATION_NAME = 'hindsight-reindex';
+/** How memory-api's connections to one schema name themselves, so a re-index can see them (63 bytes at most). */
+const servingApplicationName = (schema: string) => `hindsight-memory-api/${schema}`.slice(0, 63);
+
+interface PostgresReindex {
+  target: EmbeddingSpace;
+  /** The checkpoint: every memory up to this seq has its target vector. */
+  after: string;
+}
+
+function builtSpace(meta: ReadonlyMap<string, string>): EmbeddingSpace | undefined {
+  const model = meta.get('embedding_model');
+  return model === undefined ? undefined : { model, dimension: Number(meta.get('embedding_dimension')) };
+}
+
+function unfinishedReindex(meta: ReadonlyMap<string, string>): PostgresReindex | undefined {
+  const model = meta.get('reindex_model');
+  if (model === undefined) return undefined;
+  return {
+    target: { model, dimension: Number(meta.get('reindex_dimension')) },
+    after: meta.get('reindex_after') ?? '0',
+  };
+}
+
+async function countRows(client: pg.PoolClient, sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(sql, params);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** A deleted or written row that is an episodic memory of a session, as a turn position. */

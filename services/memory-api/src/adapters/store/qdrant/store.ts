@@ -11,12 +11,17 @@ import {
   type LayerCounts,
   type MemoryFilter,
   type MemoryStore,
+  type NewMemory,
+  NoStoreError,
   type Page,
+  type ReindexableStore,
+  type ReindexStatus,
   type SearchScope,
   StaleWriteError,
+  sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
-import { reindexInstruction } from '../reindex.ts';
+import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { activeHashFilter, buildFilter, MATCHES_NOTHING } from './filter.ts';
 import {
   collectionNameFor,
@@ -51,7 +56,44 @@ interface CollectionMetadata {
   embedding_model: string;
   embedding_dimension: number;
   keyword_tokenizer_version: number;
+  /**
+   * Set while this collection is the target of an unfinished re-index: the collection it copies
+   * and its space, and the scroll offset of the next page to copy (`start`, a point id, or `end`).
+   * Cleared with nulls (Qdrant merges metadata updates).
+   */
+  reindex_from?: string | null;
+  reindex_from_model?: string | null;
+  reindex_from_dimension?: number | null;
+  reindex_next?: string | number | null;
+  /** Every point is copied: only dropping the source and clearing these fields remain. */
+  reindex_copied?: boolean | null;
 }
+
+/** A hindsight collection under the store's prefix, as its metadata describes it. */
+interface HindsightCollection extends EmbeddingSpace {
+  name: string;
+  tokenizerVersion: number;
+  reindex?: { from: string; fromSpace: EmbeddingSpace; next: ReindexOffset; copied: boolean };
+}
+
+type ReindexOffset = 'start' | 'end' | Schemas['ExtendedPointId'];
+
+interface QdrantReindex {
+  from: string;
+  to: string;
+  target: EmbeddingSpace;
+  next: ReindexOffset;
+  /** Where the page `nextToReindex` last returned ends: the checkpoint once it is written. */
+  pageEnd: ReindexOffset;
+}
+
+const CLEARED_REINDEX = {
+  reindex_from: null,
+  reindex_from_model: null,
+  reindex_from_dimension: null,
+  reindex_next: null,
+  reindex_copied: null,
+} as const;
 
 /** Payload fields with an index: the tenant key first (Qdrant co-locates a tenant's points by it). */
 const PAYLOAD_INDEXES: ReadonlyArray<[string, Schemas['PayloadFieldSchema']]> = [
@@ -101,13 +143,15 @@ const MINIMUM_SERVER: readonly [number, number] = [1, 17];
  *   points, never torn ones). Writes carry fixed point ids, so a retried request
  *   (Idempotency-Key) converges to the same state.
  */
-export class QdrantMemoryStore implements MemoryStore {
+export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
   readonly backend = 'qdrant';
   private readonly client: QdrantClient;
   private readonly retry: RetryOptions;
   private readonly batchSize: number;
   private collection: string | undefined;
   private space: EmbeddingSpace | undefined;
+  /** The re-index this store is running (`beginReindex` … `finishReindex`). */
+  private reindexing: QdrantReindex | undefined;
 
   constructor(private readonly options: QdrantStoreOptions) {
     this.client = new QdrantClient({
@@ -127,18 +171,22 @@ export class QdrantMemoryStore implements MemoryStore {
   }
 
   async open(space: EmbeddingSpace): Promise<void> {
-    const { version } = await this.call(() => this.client.versionInfo());
-    if (!supportsServer(version)) {
-      throw new Error(`Qdrant ${version} is too old: hindsight needs Qdrant ${MINIMUM_SERVER.join('.')} or later`);
-    }
+    await this.checkServer();
     const name = collectionNameFor(this.options.collectionPrefix, space);
+    const collections = await this.hindsightCollections();
+    const unfinished = collections.find((collection) => collection.reindex);
+    if (unfinished?.reindex) {
+      throw new EmbeddingMismatchError(
+        unfinishedReindexInstruction(unfinished.reindex.fromSpace, unfinished, space, this.description()),
+      );
+    }
     let built = await this.describe(name);
     if (built === undefined) {
-      const other = await this.otherSpaceUnderPrefix(name);
+      const other = collections.find((collection) => collection.name !== name);
       if (other) {
         throw new EmbeddingMismatchError(
           reindexInstruction(
-            other.space,
+            other,
             space,
             `the Qdrant collection "${other.name}" (QDRANT_COLLECTION_PREFIX "${this.options.collectionPrefix}")`,
           ),
@@ -152,12 +200,149 @@ export class QdrantMemoryStore implements MemoryStore {
       throw new EmbeddingMismatchError(reindexInstruction(built, space, `the Qdrant collection "${name}"`));
     }
     if (built.tokenizerVersion !== KEYWORD_TOKENIZER_VERSION) await this.rebuildKeywordVectors(name, space);
-    // Idempotent: also adds indexes introduced after the collection was created.
+    await this.ensurePayloadIndexes(name);
+    this.collection = name;
+    this.space = space;
+  }
+
+  /**
+   * Copies the served collection into a new one for the target space (`<prefix>_<model>_<dim>`),
+   * point by point with the new dense vector; the copy's metadata holds the checkpoint. It switches
+   * by dropping the source and clearing the marker, so `open` then finds only the new collection.
+   */
+  async beginReindex(target: EmbeddingSpace): Promise<ReindexStatus> {
+    await this.checkServer();
+    let collections = await this.hindsightCollections();
+    // A re-index that copied every point is done but for its bookkeeping: complete it first.
+    const copied = collections.find((collection) => collection.reindex?.copied);
+    if (copied?.reindex) {
+      await this.completeSwitch(copied.reindex.from, copied.name, copied);
+      collections = await this.hindsightCollections();
+    }
+    const served = collections.filter((collection) => !collection.reindex);
+    const current = served[0];
+    if (current === undefined) throw new NoStoreError(this.description());
+    if (served.length > 1) {
+      throw new Error(
+        `${this.description()} holds several hindsight collections (${served.map((c) => c.name).join(', ')}): keep the one memory-api serves`,
+      );
+    }
+    const unfinished = collections.find((collection) => collection.reindex);
+    let discarded: EmbeddingSpace | undefined;
+    if (unfinished && (!sameSpace(unfinished, target) || unfinished.reindex?.from !== current.name)) {
+      await this.call(() => this.client.deleteCollection(unfinished.name));
+      discarded = { model: unfinished.model, dimension: unfinished.dimension };
+    }
+    this.collection = current.name;
+    this.space = { model: current.model, dimension: current.dimension };
+    const total = await this.exactCount(current.name);
+    const extra = discarded ? { discarded } : {};
+    if (sameSpace(current, target)) {
+      return { current: this.space, target, total, done: total, resumed: false, ...extra };
+    }
+    if (unfinished?.reindex && discarded === undefined) {
+      const next = unfinished.reindex.next;
+      this.reindexing = { from: current.name, to: unfinished.name, target, next, pageEnd: next };
+      const done = await this.exactCount(unfinished.name);
+      return { current: this.space, target, total, done, resumed: true };
+    }
+    const to = collectionNameFor(this.options.collectionPrefix, target);
+    await this.createCollection(to, target, {
+      reindex_from: current.name,
+      reindex_from_model: current.model,
+      reindex_from_dimension: current.dimension,
+      reindex_next: 'start',
+      reindex_copied: false,
+    });
+    await this.ensurePayloadIndexes(to);
+    this.reindexing = { from: current.name, to, target, next: 'start', pageEnd: 'start' };
+    return { current: this.space, target, total, done: 0, resumed: false, ...extra };
+  }
+
+  async nextToReindex(limit: number): Promise<MemoryRecord[]> {
+    const run = this.reindexRun();
+    if (run.next === 'end') return [];
+    const page = await this.call(() =>
+      this.client.scroll(run.from, {
+        limit,
+        with_payload: true,
+        with_vector: false,
+        ...(run.next !== 'start' ? { offset: run.next } : {}),
+      }),
+    );
+    const next = page.next_page_offset;
+    run.pageEnd = typeof next === 'string' || typeof next === 'number' ? next : 'end';
+    return page.points.flatMap((point) => (isMemoryPayload(point.payload) ? [payloadToRecord(point.payload)] : []));
+  }
+
+  /** Writes the page `nextToReindex` returned into the target collection, then moves the checkpoint past it. */
+  async writeReindexed(batch: readonly NewMemory[]): Promise<void> {
+    const run = this.reindexRun();
+    for (const { vector } of batch) {
+      if (vector.length !== run.target.dimension) {
+        throw new Error(`vector has dimension ${vector.length}, the re-index target has ${run.target.dimension}`);
+      }
+    }
+    const points = batch.map(({ record, vector }) => toPoint({ ...record, embedding_model: run.target.model }, vector));
+    for (const chunk of chunks(points, this.batchSize)) {
+      await this.call(() =>
+        this.client.upsert(run.to, { points: chunk as Schemas['PointStruct'][], wait: true, ordering: 'strong' }),
+      );
+    }
+    await this.updateMetadata(run.to, { reindex_next: run.pageEnd });
+    run.next = run.pageEnd;
+  }
+
+  async finishReindex(): Promise<void> {
+    const run = this.reindexRun();
+    const [source, copied] = await Promise.all([this.exactCount(run.from), this.exactCount(run.to)]);
+    if (run.next !== 'end' || copied !== source) {
+      throw new Error(`${source - copied} of ${source} memories have no vector in the re-index target yet`);
+    }
+    await this.updateMetadata(run.to, { reindex_copied: true });
+    await this.completeSwitch(run.from, run.to, run.target);
+    this.collection = run.to;
+    this.space = run.target;
+    this.reindexing = undefined;
+  }
+
+  /** Drops the source of a fully copied re-index and clears the marker: the copy is the store now. */
+  private async completeSwitch(from: string, to: string, space: EmbeddingSpace): Promise<void> {
+    const { exists } = await this.call(() => this.client.collectionExists(from));
+    if (exists) await this.call(() => this.client.deleteCollection(from));
+    await this.updateMetadata(to, { ...collectionMetadata(space), ...CLEARED_REINDEX });
+  }
+
+  private reindexRun(): QdrantReindex {
+    if (!this.reindexing) throw new Error('no re-index is running: call beginReindex first');
+    return this.reindexing;
+  }
+
+  private async checkServer(): Promise<void> {
+    const { version } = await this.call(() => this.client.versionInfo());
+    if (!supportsServer(version)) {
+      throw new Error(`Qdrant ${version} is too old: hindsight needs Qdrant ${MINIMUM_SERVER.join('.')} or later`);
+    }
+  }
+
+  private description(): string {
+    return `Qdrant at ${this.options.url} (QDRANT_COLLECTION_PREFIX "${this.options.collectionPrefix}")`;
+  }
+
+  private async exactCount(name: string): Promise<number> {
+    const { count } = await this.call(() => this.client.count(name, { exact: true }));
+    return count;
+  }
+
+  private async updateMetadata(name: string, metadata: Partial<CollectionMetadata>): Promise<void> {
+    await this.call(() => this.client.api().updateCollection({ collection_name: name, metadata: { ...metadata } }));
+  }
+
+  /** Idempotent: also adds indexes introduced after the collection was created. */
+  private async ensurePayloadIndexes(name: string): Promise<void> {
     for (const [field_name, field_schema] of PAYLOAD_INDEXES) {
       await this.call(() => this.client.createPayloadIndex(name, { field_name, field_schema, wait: true }));
     }
-    this.collection = name;
-    this.space = space;
   }
 
   async check(): Promise<void> {
@@ -565,21 +750,31 @@ export class QdrantMemoryStore implements MemoryStore {
     return undefined;
   }
 
-  private async describe(name: string): Promise<(EmbeddingSpace & { tokenizerVersion: number }) | undefined> {
+  private async describe(name: string): Promise<HindsightCollection | undefined> {
     const { exists } = await this.call(() => this.client.collectionExists(name));
     if (!exists) return undefined;
     const info = await this.call(() => this.client.getCollection(name));
-    const metadata = info.config.metadata as Partial<CollectionMetadata> | null | undefined;
-    if (metadata?.hindsight_store !== 'memory' || typeof metadata.embedding_model !== 'string') {
+    const described = describeCollection(name, info.config.metadata);
+    if (described === undefined) {
       throw new Error(
         `Qdrant collection ${name} exists but was not created by hindsight; choose another QDRANT_COLLECTION_PREFIX`,
       );
     }
-    return {
-      model: metadata.embedding_model,
-      dimension: Number(metadata.embedding_dimension),
-      tokenizerVersion: Number(metadata.keyword_tokenizer_version),
-    };
+    return described;
+  }
+
+  /** The hindsight collections under this store's prefix (other collections are left alone). */
+  private async hindsightCollections(): Promise<HindsightCollection[]> {
+    const { collections } = await this.call(() => this.client.getCollections());
+    const prefix = `${this.options.collectionPrefix}_`;
+    const found: HindsightCollection[] = [];
+    for (const { name } of collections) {
+      if (!name.startsWith(prefix)) continue;
+      const info = await this.call(() => this.client.getCollection(name));
+      const described = describeCollection(name, info.config.metadata);
+      if (described) found.push(described);
+    }
+    return found;
   }
 
   /**
@@ -618,23 +813,12 @@ export class QdrantMemoryStore implements MemoryStore {
     );
   }
 
-  /** Another hindsight collection under the same prefix: the deployment was built with another model. */
-  private async otherSpaceUnderPrefix(except: string): Promise<{ name: string; space: EmbeddingSpace } | undefined> {
-    const { collections } = await this.call(() => this.client.getCollections());
-    const prefix = `${this.options.collectionPrefix}_`;
-    for (const { name } of collections) {
-      if (name === except || !name.startsWith(prefix)) continue;
-      const info = await this.call(() => this.client.getCollection(name));
-      const metadata = info.config.metadata as Partial<CollectionMetadata> | null | undefined;
-      if (metadata?.hindsight_store === 'memory' && typeof metadata.embedding_model === 'string') {
-        return { name, space: { model: metadata.embedding_model, dimension: Number(metadata.embedding_dimension) } };
-      }
-    }
-    return undefined;
-  }
-
-  private async createCollection(name: string, space: EmbeddingSpace): Promise<void> {
-    const metadata = collectionMetadata(space);
+  private async createCollection(
+    name: string,
+    space: EmbeddingSpace,
+    reindex: Partial<CollectionMetadata> = {},
+  ): Promise<void> {
+    const metadata = { ...collectionMetadata(space), ...reindex };
     try {
       // The low-level call: the convenience wrapper of client 1.17 drops `metadata`.
       await this.call(() =>
@@ -659,6 +843,28 @@ function collectionMetadata(space: EmbeddingSpace): CollectionMetadata {
     embedding_model: space.model,
     embedding_dimension: space.dimension,
     keyword_tokenizer_version: KEYWORD_TOKENIZER_VERSION,
+  };
+}
+
+function describeCollection(name: string, raw: unknown): HindsightCollection | undefined {
+  const metadata = raw as Partial<CollectionMetadata> | null | undefined;
+  if (metadata?.hindsight_store !== 'memory' || typeof metadata.embedding_model !== 'string') return undefined;
+  const collection: HindsightCollection = {
+    name,
+    model: metadata.embedding_model,
+    dimension: Number(metadata.embedding_dimension),
+    tokenizerVersion: Number(metadata.keyword_tokenizer_version),
+  };
+  if (typeof metadata.reindex_from !== 'string') return collection;
+  const next = metadata.reindex_next;
+  return {
+    ...collection,
+    reindex: {
+      from: metadata.reindex_from,
+      fromSpace: { model: String(metadata.reindex_from_model), dimension: Number(metadata.reindex_from_dimension) },
+      next: typeof next === 'string' || typeof next === 'number' ? next : 'start',
+      copied: metadata.reindex_copied === true,
+    },
   };
 }
 

@@ -90,3 +90,15 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * The vec0 table of today's layout (what migration 2 creates), for a re-index building the target
+ * space's table beside the one the store serves. Which one it serves is in store_meta (`vector_table`).
+ */
+export function vectorTableDefinition(name: string, dimension: number): string {
+  return `CREATE VIRTUAL TABLE ${name} USING vec0(
+    scope TEXT PARTITION KEY,
+    embedding float[${dimension}] distance_metric=cosine,
+    chunk_size=128
+  )`;
+}

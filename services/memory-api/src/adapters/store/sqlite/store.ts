@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
 import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
@@ -12,9 +12,15 @@ import {
   type LayerCounts,
   type MemoryFilter,
   type MemoryStore,
+  type NewMemory,
+  NoStoreError,
   type Page,
+  type ReindexableStore,
+  type ReindexStatus,
   type SearchScope,
   StaleWriteError,
+  StoreInUseError,
+  sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import {
@@ -25,11 +31,11 @@ import {
   ownerTermPrefix,
   rankKeywordMatches,
 } from '../keywords.ts';
-import { reindexInstruction } from '../reindex.ts';
+import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
-import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
+import { LATEST_VERSION, MIGRATIONS, vectorTableDefinition } from './migrations.ts';
 import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 
@@ -57,11 +63,15 @@ export interface SqliteStoreOptions {
   turnContext?: TurnContextWindow;
 }
 
-export class SqliteMemoryStore implements MemoryStore {
+export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   readonly backend = 'sqlite';
   private db: Database | undefined;
   private readonly statements = new Map<string, Statement>();
   private space: EmbeddingSpace | undefined;
+  /** The vec0 table of the space the store serves (named in store_meta once a re-index switched it). */
+  private vectorTable = DEFAULT_VECTOR_TABLE;
+  /** The re-index this store is running (`beginReindex` … `finishReindex`). */
+  private reindexing: UnfinishedReindex | undefined;
   private readonly keywordRanking: KeywordRanking;
   private readonly turns: SqliteTurnIndex;
   private readonly keywordIndexVersion: string;
@@ -78,28 +88,32 @@ export class SqliteMemoryStore implements MemoryStore {
   async open(space: EmbeddingSpace): Promise<void> {
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
     const db = new BetterSqlite3(this.path);
-    sqliteVec.load(db);
-    db.pragma('journal_mode = WAL');
-    // FULL: a write acknowledged to a client survives a crash of the process and of the machine.
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
-    db.pragma('cache_size = -65536');
-    db.pragma('mmap_size = 268435456');
-    db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const meta = (key: string) =>
-      (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-
-    const builtWith = meta('embedding_model');
-    const builtDim = meta('embedding_dimension');
-    if (builtWith !== undefined && (builtWith !== space.model || Number(builtDim) !== space.dimension)) {
+    try {
+      configure(db, { exclusive: false, path: this.path });
+      db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      const meta = readMeta(db);
+      const builtWith = builtSpace(meta);
+      const where = `the store at ${this.path}`;
+      const unfinished = unfinishedReindex(meta);
+      if (builtWith && unfinished) {
+        throw new EmbeddingMismatchError(unfinishedReindexInstruction(builtWith, unfinished.target, space, where));
+      }
+      if (builtWith && !sameSpace(builtWith, space)) {
+        throw new EmbeddingMismatchError(reindexInstruction(builtWith, space, where));
+      }
+      this.initialise(db, space, builtWith === undefined);
+    } catch (error) {
       db.close();
-      throw new EmbeddingMismatchError(
-        reindexInstruction({ model: builtWith, dimension: Number(builtDim) }, space, `the store at ${this.path}`),
-      );
+      throw error;
     }
-    const version = Number(meta('schema_version') ?? 0);
+  }
+
+  /**
+   * Brings an opened file to the latest schema under `space` (the space it was built with, or the
+   * one a new store gets) and makes it this store's database.
+   */
+  private initialise(db: Database, space: EmbeddingSpace, fresh: boolean): void {
+    const version = Number(readMeta(db).get('schema_version') ?? 0);
     const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
     for (const migration of MIGRATIONS) {
       if (migration.version <= version) continue;
@@ -108,23 +122,143 @@ export class SqliteMemoryStore implements MemoryStore {
         setMeta.run('schema_version', String(migration.version));
       })();
     }
-    if (builtWith === undefined) {
+    if (fresh) {
       setMeta.run('embedding_model', space.model);
       setMeta.run('embedding_dimension', String(space.dimension));
     }
-    if (Number(meta('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
+    const meta = readMeta(db);
+    if (Number(meta.get('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
     // Derived, so kept outside the migrations (any schema gets it): a session's turns in order,
     // for the turn-context index.
     db.exec('CREATE INDEX IF NOT EXISTS memories_session_turns ON memories (tenant, user_id, session_id, occurred_at)');
     this.db = db;
     this.space = space;
-    if (meta('keyword_index_version') !== this.keywordIndexVersion) {
+    this.vectorTable = vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE);
+    if (meta.get('keyword_index_version') !== this.keywordIndexVersion) {
       // Terms from another tokenizer, layout or context window would never match today's queries: rebuild them.
       db.transaction(() => {
         this.rebuildKeywordIndex();
         setMeta.run('keyword_index_version', this.keywordIndexVersion);
       })();
     }
+  }
+
+  /**
+   * Opens the file alone (SQLite's exclusive locking mode: a memory-api that has it open makes this
+   * fail, and none can open it until the re-index closes it; a killed run's lock dies with it) as it
+   * was built, and prepares a vec0 table for the target beside the one it serves.
+   */
+  async beginReindex(target: EmbeddingSpace): Promise<ReindexStatus> {
+    if (this.path === ':memory:' || !existsSync(this.path)) throw new NoStoreError(this.path);
+    const db = new BetterSqlite3(this.path, { fileMustExist: true, timeout: REINDEX_LOCK_WAIT_MS });
+    let current: EmbeddingSpace | undefined;
+    try {
+      configure(db, { exclusive: true, path: this.path });
+      const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'").get();
+      current = hasMeta ? builtSpace(readMeta(db)) : undefined;
+      if (current === undefined) throw new NoStoreError(this.path);
+      this.initialise(db, current, false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    const setMeta = this.sql('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    const unfinished = unfinishedReindex(readMeta(db));
+    let discarded: EmbeddingSpace | undefined;
+    if (unfinished && !sameSpace(unfinished.target, target)) {
+      db.transaction(() => {
+        db.exec(`DROP TABLE IF EXISTS ${unfinished.table}`);
+        db.exec(`DELETE FROM store_meta WHERE key IN (${REINDEX_KEYS.map((k) => `'${k}'`).join(', ')})`);
+      })();
+      discarded = unfinished.target;
+    }
+    const total = (this.sql('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
+    if (sameSpace(current, target)) return { current, target, total, done: total, resumed: false, discarded };
+    if (unfinished && discarded === undefined) {
+      this.reindexing = unfinished;
+      const done = (
+        this.sql('SELECT count(*) AS n FROM memories WHERE rowid <= ?').get(unfinished.after) as { n: number }
+      ).n;
+      return { current, target, total, done, resumed: true };
+    }
+    const table = nextVectorTable(this.vectorTable);
+    db.transaction(() => {
+      db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(vectorTableDefinition(table, target.dimension));
+      setMeta.run('reindex_model', target.model);
+      setMeta.run('reindex_dimension', String(target.dimension));
+      setMeta.run('reindex_table', table);
+      setMeta.run('reindex_after', '0');
+    })();
+    this.reindexing = { target, table, after: 0 };
+    return { current, target, total, done: 0, resumed: false, ...(discarded ? { discarded } : {}) };
+  }
+
+  async nextToReindex(limit: number): Promise<MemoryRecord[]> {
+    const { after } = this.reindexRun();
+    const rows = this.sql('SELECT * FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?').all(
+      after,
+      limit,
+    ) as MemoryRow[];
+    return rows.map(rowToRecord);
+  }
+
+  async writeReindexed(batch: readonly NewMemory[]): Promise<void> {
+    const run = this.reindexRun();
+    const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ? AND tenant = ?');
+    const deleteVector = this.sql(`DELETE FROM ${run.table} WHERE rowid = ?`);
+    const insertVector = this.sql(`INSERT INTO ${run.table} (rowid, scope, embedding) VALUES (?, ?, ?)`);
+    const setMeta = this.sql('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    const after = this.database()
+      .transaction(() => {
+        let last = run.after;
+        for (const { record, vector } of batch) {
+          if (vector.length !== run.target.dimension) {
+            throw new Error(`vector has dimension ${vector.length}, the re-index target has ${run.target.dimension}`);
+          }
+          const row = rowidOf.get(record.id, record.tenant) as { rowid: number } | undefined;
+          if (!row) throw new Error(`memory ${record.id} of tenant ${record.tenant} is no longer in the store`);
+          deleteVector.run(BigInt(row.rowid));
+          insertVector.run(BigInt(row.rowid), vectorScope(record.tenant, record.user_id), vector);
+          last = Math.max(last, row.rowid);
+        }
+        setMeta.run('reindex_after', String(last));
+        return last;
+      })
+      .immediate();
+    run.after = after;
+  }
+
+  async finishReindex(): Promise<void> {
+    const run = this.reindexRun();
+    const db = this.database();
+    const setMeta = this.sql('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    db.transaction(() => {
+      const { n: left } = this.sql('SELECT count(*) AS n FROM memories WHERE rowid > ?').get(run.after) as {
+        n: number;
+      };
+      const { n: memories } = this.sql('SELECT count(*) AS n FROM memories').get() as { n: number };
+      const { n: vectors } = db.prepare(`SELECT count(*) AS n FROM ${run.table}`).get() as { n: number };
+      if (left > 0 || vectors !== memories) {
+        throw new Error(`${memories - vectors} of ${memories} memories have no vector in the re-index target yet`);
+      }
+      db.exec(`DROP TABLE ${this.vectorTable}`);
+      setMeta.run('vector_table', run.table);
+      setMeta.run('embedding_model', run.target.model);
+      setMeta.run('embedding_dimension', String(run.target.dimension));
+      db.exec(`DELETE FROM store_meta WHERE key IN (${REINDEX_KEYS.map((k) => `'${k}'`).join(', ')})`);
+      db.prepare('UPDATE memories SET embedding_model = ?').run(run.target.model);
+    }).immediate();
+    // Statements naming the dropped table are prepared again on first use.
+    this.statements.clear();
+    this.vectorTable = run.table;
+    this.space = run.target;
+    this.reindexing = undefined;
+  }
+
+  private reindexRun(): UnfinishedReindex {
+    if (!this.reindexing) throw new Error('no re-index is running: call beginReindex first');
+    return this.reindexing;
   }
 
   async check(): Promise<void> {
@@ -146,8 +280,8 @@ export class SqliteMemoryStore implements MemoryStore {
       `UPDATE memories SET ${COLUMNS.map(updateAssignment).join(', ')} WHERE id = ? AND tenant = ? AND version = ?`,
     );
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
-    const insertVector = this.sql('INSERT INTO memory_embeddings (rowid, scope, embedding) VALUES (?, ?, ?)');
-    const deleteVector = this.sql('DELETE FROM memory_embeddings WHERE rowid = ?');
+    const insertVector = this.sql(`INSERT INTO ${this.vectorTable} (rowid, scope, embedding) VALUES (?, ?, ?)`);
+    const deleteVector = this.sql(`DELETE FROM ${this.vectorTable} WHERE rowid = ?`);
     const upsertTerms = this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)');
     const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
     const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
@@ -258,7 +392,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.assertDimension(vector);
     const { where, params } = filterToSql(scope);
     const knn = this.sql(
-      'SELECT rowid, distance FROM memory_embeddings WHERE embedding MATCH ? AND k = ? AND scope = ? ORDER BY distance',
+      `SELECT rowid, distance FROM ${this.vectorTable} WHERE embedding MATCH ? AND k = ? AND scope = ? ORDER BY distance`,
     );
     const partition = vectorScope(scope.tenant, scope.userId);
     // Filters are applied after the k-NN; widen the neighbourhood until enough survive.
@@ -375,7 +509,7 @@ export class SqliteMemoryStore implements MemoryStore {
     // One point lookup per vector: joined to memories, vec0 scanned its whole table per row
     // (~45 ms for 5 ids at 100k memories); by rowid it reads one vector (~0.3 ms).
     const distance = this.sql(
-      'SELECT vec_distance_cosine(embedding, ?) AS distance FROM memory_embeddings WHERE rowid = ?',
+      `SELECT vec_distance_cosine(embedding, ?) AS distance FROM ${this.vectorTable} WHERE rowid = ?`,
     );
     const result = new Map<string, number>();
     for (const { rowid, id } of owned) {
@@ -400,7 +534,7 @@ export class SqliteMemoryStore implements MemoryStore {
       'SELECT rowid, version, user_id, session_id, layer, occurred_at FROM memories WHERE tenant = ? AND id = ?',
     );
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
-    const deleteVector = this.sql('DELETE FROM memory_embeddings WHERE rowid = ?');
+    const deleteVector = this.sql(`DELETE FROM ${this.vectorTable} WHERE rowid = ?`);
     const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
     return db
       .transaction(() => {
@@ -480,6 +614,83 @@ export class SqliteMemoryStore implements MemoryStore {
       throw new Error(`vector has dimension ${vector.length}, the store holds ${this.space.dimension}`);
     }
   }
+}
+
+/** The vec0 table of a store built before re-indexing existed (and of every store until its first re-index). */
+const DEFAULT_VECTOR_TABLE = 'memory_embeddings';
+const VECTOR_TABLE = /^memory_embeddings(?:_g(\d+))?$/;
+const REINDEX_KEYS = ['reindex_model', 'reindex_dimension', 'reindex_table', 'reindex_after'] as const;
+/** How long a re-index waits for the file's lock before saying another process has it open. */
+const REINDEX_LOCK_WAIT_MS = 2000;
+
+interface UnfinishedReindex {
+  target: EmbeddingSpace;
+  table: string;
+  /** The checkpoint: every memory up to this rowid has its target vector. */
+  after: number;
+}
+
+/** A vector table name read from the file, checked before it is put into SQL. */
+function vectorTableName(name: string): string {
+  if (!VECTOR_TABLE.test(name)) throw new Error(`store_meta names an unknown vector table "${name}"`);
+  return name;
+}
+
+/** memory_embeddings → memory_embeddings_g2 → memory_embeddings_g3 … */
+function nextVectorTable(current: string): string {
+  const generation = Number(VECTOR_TABLE.exec(current)?.[1] ?? 1);
+  return `${DEFAULT_VECTOR_TABLE}_g${generation + 1}`;
+}
+
+/**
+ * Connection settings, applied before the first read. Exclusive: the connection takes the file's
+ * lock at once and keeps it (another connection holding the file open makes that fail).
+ */
+function configure(db: Database, options: { exclusive: boolean; path: string }): void {
+  sqliteVec.load(db);
+  try {
+    if (options.exclusive) {
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('COMMIT');
+    }
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    throw new StoreInUseError(
+      options.exclusive
+        ? `another process has the store at ${options.path} open: stop memory-api (and anything else using that DATA_DIR) before re-indexing it`
+        : `the store at ${options.path} is locked by another process (a running \`hindsight reindex\`?): let it finish, then start again`,
+    );
+  }
+  // FULL: a write acknowledged to a client survives a crash of the process and of the machine.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 268435456');
+}
+
+function readMeta(db: Database): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM store_meta').all() as Array<{ key: string; value: string }>;
+  return new Map(rows.map((row) => [row.key, row.value]));
+}
+
+/** The space the store was built with (and serves), once it has one. */
+function builtSpace(meta: ReadonlyMap<string, string>): EmbeddingSpace | undefined {
+  const model = meta.get('embedding_model');
+  return model === undefined ? undefined : { model, dimension: Number(meta.get('embedding_dimension')) };
+}
+
+function unfinishedReindex(meta: ReadonlyMap<string, string>): UnfinishedReindex | undefined {
+  const model = meta.get('reindex_model');
+  if (model === undefined) return undefined;
+  return {
+    target: { model, dimension: Number(meta.get('reindex_dimension')) },
+    table: vectorTableName(meta.get('reindex_table') ?? ''),
+    after: Number(meta.get('reindex_after') ?? 0),
+  };
 }
 
 function turnPosition(record: MemoryRecord, sessionId: string, rowid: number): TurnPosition {
