@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAYA_FACTS, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts';
 import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
 
 /**
@@ -10,17 +11,8 @@ import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../
  * memory-api + the embedder service. The old store is refused with a way out, kept usable under
  * the old model by name, and moved to the new model by export → import (which re-embeds).
  */
-const FACTS = [
-  'Maya is learning to play the cello.',
-  'Maya studied architecture at university.',
-  'Maya has two cats named Miso and Tofu.',
-  'Maya runs five kilometres every morning.',
-  'Maya is saving money to buy a house next year.',
-  'Maya drives an old red Volvo.',
-  'Maya is terrified of flying.',
-];
-// Shares no word with its answer; builtin-v2 (lexical) ranks an unrelated fact first.
-const QUESTION = 'Is she nervous on airplanes?';
+const FACTS = MAYA_FACTS;
+const QUESTION = PARAPHRASED_QUESTION;
 
 let root: string;
 const running: ServiceProcess[] = [];
@@ -63,7 +55,9 @@ afterAll(async () => {
 });
 
 describe('swapping the built-in embedder under an existing store (real processes)', () => {
-  it('refuses the v2 store under v3 naming the way out, keeps it under builtin-v2, and re-embeds it by export/import', async () => {
+  it('refuses the v2 store under v3 naming the way out, keeps it under builtin-v2, and re-embeds it by export/import', {
+    timeout: 120_000,
+  }, async () => {
     const oldDir = join(root, 'old');
     let api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
     for (const content of FACTS) {

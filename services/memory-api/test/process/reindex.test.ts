@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { MemoryRecord } from '@hindsight/memory-model';
 import { type PgliteServer, startPgliteServer } from '@hindsight/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAYA_FACTS, PARAPHRASED_ANSWER, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts';
 import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
 
 /**
@@ -18,18 +19,9 @@ import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLI = join(REPO, 'shared/cli/bin/hindsight.js');
 
-const FACTS = [
-  'Maya is learning to play the cello.',
-  'Maya studied architecture at university.',
-  'Maya has two cats named Miso and Tofu.',
-  'Maya runs five kilometres every morning.',
-  'Maya is saving money to buy a house next year.',
-  'Maya drives an old red Volvo.',
-  'Maya is terrified of flying.',
-];
-// Shares no word with its answer; builtin-v2 (lexical only) ranks another fact first.
-const QUESTION = 'Is she nervous on airplanes?';
-const ANSWER = 'Maya is terrified of flying.';
+const FACTS = MAYA_FACTS;
+const QUESTION = PARAPHRASED_QUESTION;
+const ANSWER = PARAPHRASED_ANSWER;
 
 let root: string;
 const running: ServiceProcess[] = [];

@@ -42,3 +42,15 @@ export function unfinishedReindexInstruction(
       : [`(The configured embedder is ${describe(configured)}.)`]),
   ].join(' ');
 }
+
+/**
+ * A space a SQL store's meta table records: `embedding_*` (the one it serves) or `reindex_*` (the
+ * target of an unfinished re-index).
+ */
+export function recordedSpace(
+  meta: ReadonlyMap<string, string>,
+  prefix: 'embedding' | 'reindex',
+): EmbeddingSpace | undefined {
+  const model = meta.get(`${prefix}_model`);
+  return model === undefined ? undefined : { model, dimension: Number(meta.get(`${prefix}_dimension`)) };
+}

@@ -30,7 +30,7 @@ import {
   ownerTermPrefix,
   rankKeywordMatches,
 } from '../keywords.ts';
-import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
+import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { ALL_TENANTS, type PostgresConnectionOptions, PostgresDatabase, type TenantScope } from './database.ts';
@@ -118,7 +118,7 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
         `CREATE TABLE IF NOT EXISTS ${this.names.schema}.store_meta (key text PRIMARY KEY, value text NOT NULL)`,
       );
       const meta = await readMeta(client, this.names);
-      const builtWith = builtSpace(meta);
+      const builtWith = recordedSpace(meta, 'embedding');
       const unfinished = unfinishedReindex(meta);
       if (builtWith && unfinished) {
         throw new EmbeddingMismatchError(
@@ -191,7 +191,7 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
         `${this.names.schema}.store_meta`,
       ]);
       const meta = found.rows[0]?.meta ? await readMeta(client, this.names) : new Map<string, string>();
-      const current = builtSpace(meta);
+      const current = recordedSpace(meta, 'embedding');
       if (current === undefined) throw new NoStoreError(this.description());
       await this.refuseWhileServed(client);
       await this.migrate(client, meta, current, false);
@@ -767,18 +767,9 @@ interface PostgresReindex {
   after: string;
 }
 
-function builtSpace(meta: ReadonlyMap<string, string>): EmbeddingSpace | undefined {
-  const model = meta.get('embedding_model');
-  return model === undefined ? undefined : { model, dimension: Number(meta.get('embedding_dimension')) };
-}
-
 function unfinishedReindex(meta: ReadonlyMap<string, string>): PostgresReindex | undefined {
-  const model = meta.get('reindex_model');
-  if (model === undefined) return undefined;
-  return {
-    target: { model, dimension: Number(meta.get('reindex_dimension')) },
-    after: meta.get('reindex_after') ?? '0',
-  };
+  const target = recordedSpace(meta, 'reindex');
+  return target === undefined ? undefined : { target, after: meta.get('reindex_after') ?? '0' };
 }
 
 async function countRows(client: pg.PoolClient, sql: string, params: unknown[] = []): Promise<number> {

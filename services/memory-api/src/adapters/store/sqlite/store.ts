@@ -31,7 +31,7 @@ import {
   ownerTermPrefix,
   rankKeywordMatches,
 } from '../keywords.ts';
-import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
+import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
@@ -92,7 +92,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       configure(db, { exclusive: false, path: this.path });
       db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       const meta = readMeta(db);
-      const builtWith = builtSpace(meta);
+      const builtWith = recordedSpace(meta, 'embedding');
       const where = `the store at ${this.path}`;
       const unfinished = unfinishedReindex(meta);
       if (builtWith && unfinished) {
@@ -155,7 +155,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     try {
       configure(db, { exclusive: true, path: this.path });
       const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'").get();
-      current = hasMeta ? builtSpace(readMeta(db)) : undefined;
+      current = hasMeta ? recordedSpace(readMeta(db), 'embedding') : undefined;
       if (current === undefined) throw new NoStoreError(this.path);
       this.initialise(db, current, false);
     } catch (error) {
@@ -677,17 +677,11 @@ function readMeta(db: Database): Map<string, string> {
   return new Map(rows.map((row) => [row.key, row.value]));
 }
 
-/** The space the store was built with (and serves), once it has one. */
-function builtSpace(meta: ReadonlyMap<string, string>): EmbeddingSpace | undefined {
-  const model = meta.get('embedding_model');
-  return model === undefined ? undefined : { model, dimension: Number(meta.get('embedding_dimension')) };
-}
-
 function unfinishedReindex(meta: ReadonlyMap<string, string>): UnfinishedReindex | undefined {
-  const model = meta.get('reindex_model');
-  if (model === undefined) return undefined;
+  const target = recordedSpace(meta, 'reindex');
+  if (target === undefined) return undefined;
   return {
-    target: { model, dimension: Number(meta.get('reindex_dimension')) },
+    target,
     table: vectorTableName(meta.get('reindex_table') ?? ''),
     after: Number(meta.get('reindex_after') ?? 0),
   };
