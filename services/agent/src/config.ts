@@ -7,6 +7,8 @@ export const AgentEnv = z
     HOST: z.string().default('127.0.0.1'),
     PORT: env.port(8000),
     LOG_LEVEL: env.logLevel(),
+    /** The longest a SIGTERM/SIGINT shutdown takes: in-flight work gets most of it, then the process exits anyway. */
+    SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(),
     /**
      * Keys of the agent's callers, `name:key,...`: an application holding one may chat as any user.
      * With no caller keys and no user tokens the agent listens on loopback only.

@@ -1,4 +1,4 @@
-import { enforceListenPolicy, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
+import { closeApp, enforceListenPolicy, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { checkMemoryApiKey } from './adapters/memory-api-access.ts';
 import { buildApp } from './app.ts';
@@ -45,8 +45,8 @@ async function main(): Promise<void> {
       : 'agent answering with the offline policy (no LLM_BASE_URL/LLM_MODEL)',
   );
 
-  stopOnSignals(log, async () => {
-    await app.close();
+  stopOnSignals(log, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, async ({ drainMs }) => {
+    await closeApp(app, drainMs);
     await deps.close();
   });
 }

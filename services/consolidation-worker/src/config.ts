@@ -9,6 +9,8 @@ export const WorkerEnv = z
     HOST: z.string().default('127.0.0.1'),
     PORT: env.port(8003),
     LOG_LEVEL: env.logLevel(),
+    /** The longest a SIGTERM/SIGINT shutdown takes: in-flight work gets most of it, then the process exits anyway. */
+    SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(),
     /** memory-api, the only way the worker reads and writes memories. */
     MEMORY_API_URL: z.string().default('http://127.0.0.1:8001'),
     /** memory-api's ADMIN_API_KEY: the worker acts for each job's tenant (X-Tenant-Id). */

@@ -1,4 +1,4 @@
-import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
+import { closeApp, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildWorker } from './app.ts';
 import { loadWorkerConfig } from './config.ts';
@@ -14,8 +14,8 @@ async function main(): Promise<void> {
   consolidation.worker.run().catch((error: unknown) => log.error({ err: error }, 'worker loop stopped'));
   log.info({ address }, 'consolidation worker running');
 
-  stopOnSignals(log, async () => {
-    await consolidation.health.close();
+  stopOnSignals(log, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, async ({ drainMs }) => {
+    await closeApp(consolidation.health, drainMs);
     await consolidation.close();
   });
 }

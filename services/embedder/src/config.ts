@@ -12,6 +12,8 @@ export const embedderConfigSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: env.port(8002),
     LOG_LEVEL: env.logLevel(),
+    /** The longest a SIGTERM/SIGINT shutdown takes: in-flight work gets most of it, then the process exits anyway. */
+    SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(),
     /** `builtin`: offline hashing embedder; `openai`: any OpenAI-compatible /v1/embeddings server. */
     EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
     /** Vector dimension. builtin: defaults to 512. openai: learned by one probe call when unset. */

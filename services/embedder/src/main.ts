@@ -1,4 +1,4 @@
-import { exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
+import { closeApp, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, embedder, logger: log, metrics });
   await app.listen({ host: config.HOST, port: config.PORT });
 
-  stopOnSignals(log, async () => {
-    await app.close();
+  stopOnSignals(log, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, async ({ drainMs }) => {
+    await closeApp(app, drainMs);
     await embedder.close?.();
     await redis?.quit();
   });

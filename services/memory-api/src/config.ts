@@ -10,6 +10,8 @@ export const MemoryApiEnv = z
     HOST: z.string().default('127.0.0.1'),
     PORT: env.port(8001),
     LOG_LEVEL: env.logLevel(),
+    /** The longest a SIGTERM/SIGINT shutdown takes: in-flight work gets most of it, then the process exits anyway. */
+    SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(),
     DATA_DIR: z.string().default('./data'),
     /** `tenant:key,tenant:key`. */
     API_KEYS: env.optionalString(),

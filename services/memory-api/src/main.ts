@@ -1,4 +1,4 @@
-import { enforceListenPolicy, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
+import { closeApp, enforceListenPolicy, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { buildApp } from './app.ts';
 import { loadMemoryApiConfig } from './config.ts';
@@ -22,8 +22,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, logger: log, ...deps });
   await app.listen({ host: config.HOST, port: config.PORT });
 
-  stopOnSignals(log, async () => {
-    await app.close();
+  stopOnSignals(log, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, async ({ drainMs }) => {
+    await closeApp(app, drainMs);
     await deps.close();
   });
 }

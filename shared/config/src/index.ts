@@ -64,6 +64,8 @@ export const env = {
       .optional()
       .transform((v) => (v === undefined || v === '' ? undefined : v)),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** SHUTDOWN_TIMEOUT_MS of every service: the longest a SIGTERM/SIGINT shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: () => z.coerce.number().int().min(100).max(600_000).default(10_000),
 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);

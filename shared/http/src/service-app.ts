@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clientErrorReply, frameworkErrorReply, registerErrorHandler } from './errors.ts';
 import { requestLogController } from './request-logging.ts';
+import { refuseWhileClosing } from './shutdown.ts';
 
 export interface ServiceAppOptions {
   /** Names the service in its log lines when no logger is passed in. */
@@ -21,7 +22,8 @@ export interface ServiceAppOptions {
 
 /**
  * The Fastify instance every HTTP service starts from: zod validation and serialization, the
- * caller's `X-Request-Id` as request id, and the shared error mapping. Routes are the caller's.
+ * caller's `X-Request-Id` as request id, the shared error mapping, and the envelope for requests
+ * arriving while it closes. Routes are the caller's.
  */
 export function createServiceApp(options: ServiceAppOptions) {
   const app = Fastify({
@@ -35,10 +37,13 @@ export function createServiceApp(options: ServiceAppOptions) {
     maxParamLength: 512,
     frameworkErrors: frameworkErrorReply,
     clientErrorHandler: clientErrorReply,
+    // Requests reaching a closing app get the error envelope instead (refuseWhileClosing).
+    return503OnClosing: false,
     ...(options.requestLogging === 'debug' ? { logController: requestLogController(options.level) } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  refuseWhileClosing(app, options.service);
   registerErrorHandler(app);
   return app;
 }

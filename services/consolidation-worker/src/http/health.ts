@@ -1,4 +1,4 @@
-import { healthRoutes, type ReadinessCheck } from '@hindsight/http';
+import { healthRoutes, type ReadinessCheck, refuseWhileClosing } from '@hindsight/http';
 import type { Registry } from '@hindsight/metrics';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -7,7 +7,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
  * the worker loop and memory-api answer), `/metrics` (Prometheus text).
  */
 export function buildHealthServer(checks: readonly ReadinessCheck[], registry: Registry): FastifyInstance {
-  const app = Fastify({ logger: false });
+  // Requests reaching it while it closes get the error envelope, not Fastify's own 503 body.
+  const app = Fastify({ logger: false, return503OnClosing: false });
+  refuseWhileClosing(app, 'consolidation-worker');
   // Fastify loads registered plugins before it listens or injects; nothing here needs to wait for it.
   app.register(healthRoutes(checks, { timeoutMs: 2000 }));
   app.get('/metrics', async (_request, reply) => {
