@@ -63,7 +63,7 @@ export const MemoryApiEnv = z
     /** The weaker evidence adds this share of itself (agreement of dense and keyword). */
     RANK_AGREEMENT: env.number(0.5, 0, 1),
     /** A strong keyword match among the candidates discounts dense-only evidence by this share of it. */
-    RANK_KEYWORD_DOMINANCE: env.number(0.5, 0, 1),
+    RANK_KEYWORD_DOMINANCE: env.number(0.8, 0, 1),
     /** Dense relevance counts similarity above the query's background: mean + this many σ of its cosine to unrelated text. */
     RANK_BACKGROUND_SIGMAS: env.number(1, 0, 10),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */

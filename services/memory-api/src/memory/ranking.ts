@@ -38,7 +38,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   denseWeight: 1,
   keywordWeight: 1,
   agreement: 0.5,
-  keywordDominance: 0.5,
+  keywordDominance: 0.8,
   backgroundSigmas: 1,
   confidence: 0.1,
   recency: 0.1,
