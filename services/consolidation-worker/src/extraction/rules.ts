@@ -4,7 +4,7 @@ import { chineseFindings } from './offline/chinese.ts';
 import { englishFindings } from './offline/english.ts';
 import { type Finding, newSessionContext, slug } from './offline/finding.ts';
 import { ExtractedItem, type Extraction, type Extractor } from './port.ts';
-import { isPleasantry } from './small-talk.ts';
+import { isChitChat, isPleasantry } from './small-talk.ts';
 
 /**
  * The part of a user turn the notes are taken from. What a person says about themselves fits in
@@ -147,6 +147,8 @@ const NON_ANSWER =
 function answerToQuestion(question: string, reply: string): Finding | undefined {
   const text = reply.trim();
   if (text.length > 80 || text.length < 2 || NON_ANSWER.test(text) || /[?？]\s*$/u.test(text)) return undefined;
+  // "How can I help you today?" — "The weather is lovely": neither side says anything durable.
+  if (isChitChat(text) || isPleasantry(question)) return undefined;
   const zh = /\p{Script=Han}/u.test(question + text);
   const value = zh
     ? `被问到“${question}”时，用户回答：${text}`
