@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { exited, portIsFree, prefixLines, stopChild, waitUntilReady } from './children.ts';
+import { exited, portIsFree, prefixLines, spawnNodeChild, stopChild, waitUntilReady } from './children.ts';
 import { parseRedisUrl, REDIS_INSTALL_HINT, redisAnswers, redisServerInstalled, startRedisServer } from './redis.ts';
 import { describeStore, type LaunchSettings, planServices, presentServices, type ServiceSpec } from './topology.ts';
 
-/** How long a service may take to drain after SIGTERM before it is killed. */
-const STOP_GRACE_MS = 15_000;
 const LOOPBACK = '127.0.0.1';
 
 interface Running {
@@ -57,6 +54,16 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
 
   const stopAll = (code: number, why: string): Promise<number> => {
     if (stopping) return stopping;
+    // One bound for the whole shutdown: each child gets what is left of it, then SIGKILL.
+    const deadline = Date.now() + settings.stopTimeoutMs;
+    const stopWithin = async (name: string, child: ChildProcess) => {
+      const outcome = await stopChild(child, Math.max(0, deadline - Date.now()));
+      say(
+        outcome === 'stopped'
+          ? `${name} stopped`
+          : `${name} killed: still running ${settings.stopTimeoutMs} ms into the shutdown (SHUTDOWN_TIMEOUT_MS)`,
+      );
+    };
     stopping = (async () => {
       say(
         `${why}: stopping ${
@@ -66,14 +73,8 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
             .join(', ') || 'nothing'
         }${redisChild ? ', redis' : ''}`,
       );
-      for (const { name, child } of [...running].reverse()) {
-        await stopChild(child, STOP_GRACE_MS);
-        say(`${name} stopped`);
-      }
-      if (redisChild) {
-        await stopChild(redisChild, STOP_GRACE_MS);
-        say('redis stopped');
-      }
+      for (const { name, child } of [...running].reverse()) await stopWithin(name, child);
+      if (redisChild) await stopWithin('redis', redisChild);
       resolveDone(code);
       return code;
     })();
@@ -129,14 +130,7 @@ export async function runLauncher(settings: LaunchSettings): Promise<number> {
 }
 
 function startService(spec: ServiceSpec): ChildProcess {
-  const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const child = spawn(process.execPath, ['--import', tsxLoader, spec.entry], {
-    cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: a terminal's Ctrl-C reaches the launcher only, which stops services in order.
-    detached: true,
-  });
+  const child = spawnNodeChild(spec.entry, [], { cwd: spec.cwd, env: { ...process.env, ...spec.env } });
   prefixLines(child.stdout, process.stdout, `[${spec.name}]`);
   prefixLines(child.stderr, process.stderr, `[${spec.name}]`);
   return child;
@@ -169,7 +163,7 @@ async function ensureRedis(settings: LaunchSettings): Promise<ChildProcess | und
   while (!(await redisAnswers(LOOPBACK, target.port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       complain(`redis-server did not come up on port ${target.port} (see its lines above)`);
-      await stopChild(child, STOP_GRACE_MS);
+      await stopChild(child, settings.stopTimeoutMs);
       return 'unavailable';
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

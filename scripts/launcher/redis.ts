@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { spawnGuarded } from './children.ts';
 
 export interface RedisTarget {
   host: string;
@@ -73,6 +74,6 @@ export function startRedisServer(target: RedisTarget, dataDir: string): ChildPro
     'noeviction',
     ...(target.password ? ['--requirepass', target.password] : []),
   ];
-  // Its own process group: Ctrl-C reaches the launcher only, which stops Redis last.
-  return spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Under a guardian: it ends with the launcher even when the launcher is killed; the launcher stops it last.
+  return spawnGuarded('redis-server', args);
 }

@@ -25,6 +25,8 @@ export interface LaunchSettings {
   adminKey: string | undefined;
   ports: { agent: number; memoryApi: number; embedder: number; worker: number };
   readyTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: the launcher's whole shutdown, every child included; what is still running then is killed. */
+  stopTimeoutMs: number;
 }
 
 /** The embedded SQLite file (the default), Qdrant at QDRANT_URL, or PostgreSQL at DATABASE_URL. */
@@ -66,6 +68,7 @@ export function launchSettings(root: string, env: Record<string, string | undefi
       worker: port(PORT_VARIABLES.worker, 8003),
     },
     readyTimeoutMs: integer('LAUNCH_READY_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    stopTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }
 

@@ -1,89 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited } from '../launcher/children.ts';
 import { describeStore, launchSettings, planServices, presentServices } from '../launcher/topology.ts';
+import { alive, eventually, type LauncherProcess, startLauncher } from './support/launcher-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls until `check` holds or `ms` passes; every wait in this file is bounded. */
-async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe('local launcher (npm start)', () => {
   let dataDir: string;
-  let launcher: ChildProcess;
-  let output = '';
+  let launcher: LauncherProcess;
   const env: Record<string, string> = {};
+  const output = () => launcher.output();
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hindsight-launch-'));
-    const [agent, memoryApi, embedder, worker, redis] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
-    Object.assign(env, {
-      DATA_DIR: dataDir,
-      AGENT_PORT: String(agent),
-      MEMORY_API_PORT: String(memoryApi),
-      EMBEDDER_PORT: String(embedder),
-      WORKER_PORT: String(worker),
-      // Nothing listens there: the launcher must start its own redis-server.
-      REDIS_URL: `redis://127.0.0.1:${redis}`,
-      LOG_LEVEL: 'warn',
-    });
-    const {
-      QDRANT_URL: _qdrant,
-      VECTOR_STORE: _store,
-      DATABASE_URL: _database,
-      API_KEYS: _keys,
-      API_KEYS_FILE: _file,
-      ...inherited
-    } = process.env;
-    launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts'], {
-      cwd: root,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    launcher.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    launcher.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    await eventually(
-      () => output.includes('all services ready') || launcher.exitCode !== null,
-      170_000,
-      'the launcher to report ready',
-    );
-    if (launcher.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
+    // REDIS_URL names a port where nothing listens: the launcher must start its own redis-server.
+    launcher = await startLauncher({ DATA_DIR: dataDir });
+    Object.assign(env, launcher.env);
   }, 180_000);
 
   afterAll(async () => {
     // A failed test must not leave processes behind: kill whatever the launcher reported starting.
-    for (const pid of startedPids(output)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    if (launcher && launcher.exitCode === null) launcher.kill('SIGKILL');
+    launcher?.killAll();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -97,7 +38,7 @@ describe('local launcher (npm start)', () => {
       const response = await fetch(`http://127.0.0.1:${service.port}/ready`, { signal: AbortSignal.timeout(5000) });
       expect(response.status, `${service.name} /ready`).toBe(200);
     }
-    expect(output).toMatch(/\[memory-api\] /);
+    expect(output()).toMatch(/\[memory-api\] /);
   });
 
   it('wires memory-api to the embedder and Redis: a stored memory comes back from a search', async () => {
@@ -127,24 +68,22 @@ describe('local launcher (npm start)', () => {
   });
 
   it('stops every child and exits on one SIGINT', async () => {
-    const pids = startedPids(output);
+    const pids = launcher.startedPids();
     expect(pids.length).toBe(presentNames().length + 1); // the services and its redis-server
-    launcher.kill('SIGINT');
+    launcher.child.kill('SIGINT');
     const { code } = await Promise.race([
-      exited(launcher),
-      new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`launcher still running:\n${output}`)), 60_000)),
+      exited(launcher.child),
+      new Promise<never>((_, fail) =>
+        setTimeout(() => fail(new Error(`launcher still running:\n${output()}`)), 60_000),
+      ),
     ]);
     expect(code).toBe(130);
     await eventually(() => pids.every((pid) => !alive(pid)), 10_000, 'every child to exit');
-    expect(output).toContain('memory-api stopped');
-    expect(output.indexOf('memory-api stopped')).toBeLessThan(output.indexOf('embedder stopped'));
-    expect(output.indexOf('embedder stopped')).toBeLessThan(output.indexOf('redis stopped'));
+    expect(output()).toContain('memory-api stopped');
+    expect(output().indexOf('memory-api stopped')).toBeLessThan(output().indexOf('embedder stopped'));
+    expect(output().indexOf('embedder stopped')).toBeLessThan(output().indexOf('redis stopped'));
   }, 90_000);
 });
-
-function startedPids(text: string): number[] {
-  return [...text.matchAll(/started [\w-]+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
-}
 
 describe('launcher topology', () => {
   it('gives the worker the admin key, as compose does, so it can act for each tenant', () => {
