@@ -181,7 +181,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'employer', pattern: /\b(?:works?|worked|working|employed|job)\s+(?:at|for|with|by)\s+(.+)/i },
   { name: 'employer', pattern: /\b(?:joined|joins|joining)\s+(.+)/i },
   { name: 'occupation', pattern: /\b(?:works?|worked|working|employed)\s+as\s+(?:an?\s+)?(.+)/i },
-  { name: 'car', pattern: /\b(?:drives?|drove|driving)\s+(?:an?\s+|the\s+)?(.+)/i },
+  // "drives a Toyota", "drives Teslas" — not "drives to work".
+  {
+    name: 'car',
+    pattern:
+      /\b(?:[Dd]rives?|[Dd]rove|[Dd]riving)\s+(?:(?:[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur)\s+(.+)|([A-Z].*))/,
+  },
   {
     name: 'age',
     pattern:
@@ -193,6 +198,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /\b(blonde?|brown|black|red|gr[ae]y|white|blue|pink|purple|green|auburn|ginger|silver)\s+hair\b|\bhair\s+(?:is\s+|was\s+)?(?:now\s+)?(blonde?|brown|black|red|gr[ae]y|white|blue|pink|purple|green|auburn|ginger|silver)\b|\bdyed\s+\w+\s+hair\s+(\w+)/i,
   },
 ];
+
+/** "has two cats" / "now has three cats": how many of something, one attribute per thing. */
+const COUNT_EN =
+  /\b(?:has|have|had|owns?|owned)\s+(?:now\s+|only\s+|just\s+)?(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z]+)/i;
+const COUNT_ZH = /(?:有|养了|养着|养)([一二两三四五六七八九十\d]+)(?:只|个|条|辆|套|位|台|匹|头)?(\p{Script=Han})/u;
+const HAN_NUMERALS = new Map([...'一二三四五六七八九十'].map((c, i) => [c, String(i + 1)]).concat([['两', '2']]));
 
 /** Phrases saying an attribute changed without naming the new value ("changed jobs", "换工作了"). */
 const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
@@ -254,6 +265,12 @@ function analyseEnglish(text: string): Analysis {
     }
   }
   markChangedAttributes(trimmed, frames);
+  const counted = COUNT_EN.exec(trimmed);
+  if (counted) {
+    const thing = analyzeText(counted[2] ?? '')[0]?.term;
+    const howMany = counted[1]?.toLowerCase() === 'no' ? '0' : analyzeText(counted[1] ?? '')[0]?.term;
+    if (thing && howMany && !frames.has(`count:${thing}`)) frames.set(`count:${thing}`, new Set([howMany]));
+  }
   const predicate = termsOf(predicateEnglish(trimmed), owners);
   const occupation = [...predicate].filter((t) => PROFESSIONS_EN.has(t));
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
@@ -564,6 +581,11 @@ function analyseChinese(text: string): Analysis {
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);
+  const counted = COUNT_ZH.exec(body);
+  if (counted) {
+    const numeral = counted[1] ?? '';
+    frames.set(`count:${counted[2]}`, new Set([HAN_NUMERALS.get(numeral) ?? numeral]));
+  }
   const kv = KEY_VALUE_ZH.exec(trimmed.replace(/[。！!]+$/u, ''));
   const keyValue =
     kv && !RELATIVES_ZH.includes(kv[1] ?? '')

@@ -35,6 +35,9 @@ describe('rule-based contradiction judge', () => {
     ['我每天抽烟', '我戒烟了'],
     ['我已婚', '我离婚了'],
     ['我是老师', '我现在是程序员'],
+    ['Alex has two cats', 'Alex now has three cats'],
+    ['我养了两只猫', '我现在养了三只猫'],
+    ['Alex drives a Honda', 'Alex now drives a Tesla'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -56,6 +59,9 @@ describe('rule-based contradiction judge', () => {
     ['我对乳糖不耐受', '我对青霉素过敏'],
     ['李娜喜欢绿茶', '李娜不喜欢早起'],
     ['用户喜欢简洁的回答', '用户住在上海'],
+    ['Alex drives a red Honda', 'Alex drives to work every day'],
+    ['Alex has two kids', 'Alex has two cats'],
+    ['Alex is learning Spanish', "Alex doesn't speak Spanish"],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
