@@ -203,7 +203,10 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
 const COUNT_EN =
   /\b(?:has|have|had|owns?|owned)\s+(?:now\s+|only\s+|just\s+)?(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z]+)/i;
 const COUNT_ZH = /(?:有|养了|养着|养)([一二两三四五六七八九十\d]+)(?:只|个|条|辆|套|位|台|匹|头)?(\p{Script=Han})/u;
-const HAN_NUMERALS = new Map([...'一二三四五六七八九十'].map((c, i) => [c, String(i + 1)]).concat([['两', '2']]));
+const HAN_NUMERALS: ReadonlyMap<string, string> = new Map<string, string>([
+  ...[...'一二三四五六七八九十'].map((c, i): [string, string] => [c, String(i + 1)]),
+  ['两', '2'],
+]);
 
 /** Phrases saying an attribute changed without naming the new value ("changed jobs", "换工作了"). */
 const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
