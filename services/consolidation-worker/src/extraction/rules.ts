@@ -138,7 +138,15 @@ function lastQuestion(text: string): string | undefined {
 
 /** Replies that answer nothing durable ("yes please", "not now", "maybe later", "先不用"). */
 const NON_ANSWER =
-  /^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|maybe|not (?:now|yet|really)|later|maybe later|please|go ahead|sounds good|perfect|great|nah|先不用|不用|好的?|可以|行|嗯|是的|对)\b[\s\p{P}]*(?:please|thanks|thank you|later|for now|谢谢)?[\s\p{P}]*$/iu;
+  /^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|maybe|not (?:now|yet|really)|later|maybe later|please|go ahead|sounds good|perfect|great|nah|先不用|不用|好的?|可以|行|嗯|是的|对)(?=[\s\p{P}]|$)[\s\p{P}]*(?:please|thanks|thank you|later|for now|next week|谢谢)?[\s\p{P}]*$/iu;
+
+/** Offers of help and how-are-you questions: their replies are requests, moods or "not now". */
+const OFFER_OR_MOOD =
+  /^(?:want|shall i|should i|do you want|would you like|can i|need me|how can i help|what can i do|how are you|how is|how's|how are things|需要我|要不要|我可以|需要帮|需要什么|有什么可以)|help|帮你|帮忙/iu;
+
+/** Replies that ask for work or report a mood. */
+const REQUEST_OR_MOOD =
+  /^(?:i|we)\s+(?:need|want|would like)\s+(?:a|an|some|help)\b|^(?:please\s+)?(?:write|give|make|draft|send|show)\s+me\b|^帮我|^请帮|\b(?:haha|lol|bored|hard|tired|fine|good|slowly)\b|累|还行/iu;
 
 /**
  * A short reply to the assistant's question carries its meaning only with the question: "How many
@@ -148,7 +156,8 @@ function answerToQuestion(question: string, reply: string): Finding | undefined 
   const text = reply.trim();
   if (text.length > 80 || text.length < 2 || NON_ANSWER.test(text) || /[?？]\s*$/u.test(text)) return undefined;
   // "How can I help you today?" — "The weather is lovely": neither side says anything durable.
-  if (isChitChat(text) || isPleasantry(question)) return undefined;
+  if (isChitChat(text) || isPleasantry(question) || OFFER_OR_MOOD.test(question) || REQUEST_OR_MOOD.test(text))
+    return undefined;
   const zh = /\p{Script=Han}/u.test(question + text);
   const value = zh
     ? `被问到“${question}”时，用户回答：${text}`

@@ -78,9 +78,12 @@ export class HindsightQueue implements ConsolidationQueue {
   }
 
   async status(jobId: string): Promise<{ status: JobStatus; tenant: string | undefined } | undefined> {
+    // State first, then the job: a job that finished in between is read with its result, never
+    // reported "completed" with the result it did not have yet when it was read.
+    const state = await this.queue.getJobState(jobId);
     const job = await this.queue.getJob(jobId);
     if (!job) return undefined;
-    return { status: await describeJob(job), tenant: tenantOf(job) };
+    return { status: await describeJob(job, state), tenant: tenantOf(job) };
   }
 
   async removeJobsOf(tenant: string, owner: { userId?: string; sessionId?: string }): Promise<number> {
@@ -128,11 +131,11 @@ function normaliseState(state: string): JobStatus['state'] {
 
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
 
-export async function describeJob(job: Job): Promise<JobStatus> {
+export async function describeJob(job: Job, state?: string): Promise<JobStatus> {
   const status: JobStatus = {
     id: job.id ?? '',
     name: job.name,
-    state: normaliseState(await job.getState()),
+    state: normaliseState(state ?? (await job.getState())),
     attempts: job.attemptsMade,
     max_attempts: job.opts.attempts ?? 1,
     created_at: new Date(job.timestamp).toISOString(),
