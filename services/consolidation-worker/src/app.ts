@@ -29,12 +29,13 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
   const queue = new Queue(config.QUEUE_NAME, { connection: redis, prefix });
   queue.on('error', (error) => log.error({ err: error }, 'queue error'));
 
-  const apiFor = (tenant?: string) =>
+  const apiFor = (tenant?: string, jobId?: string) =>
     new MemoryApiClient({
       baseUrl: config.MEMORY_API_URL,
       timeoutMs: config.MEMORY_API_TIMEOUT_MS,
       ...(config.MEMORY_API_KEY ? { apiKey: config.MEMORY_API_KEY } : {}),
       ...(tenant ? { tenant } : {}),
+      ...(jobId ? { jobId } : {}),
     });
   const metrics = createWorkerMetrics(() => queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'));
   const extractor = createExtractor(config);

@@ -92,6 +92,18 @@ describe('embedder service over HTTP (builtin provider)', () => {
     expect(res.json().error.code).toBe('bad_request');
   });
 
+  it('POST /forget drops the cached vectors of the given texts (user erasure)', async () => {
+    await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['forget me', 'keep me'] } });
+    const forgotten = await app.inject({ method: 'POST', url: '/forget', payload: { texts: ['forget me'] } });
+    expect(forgotten.statusCode).toBe(200);
+    expect(forgotten.json()).toEqual({ forgotten: 1 });
+    expect((await app.inject({ method: 'POST', url: '/forget', payload: { texts: ['forget me'] } })).json()).toEqual({
+      forgotten: 0,
+    });
+    const tooMany = await app.inject({ method: 'POST', url: '/forget', payload: { texts: ['a', 'b', 'c', 'd', 'e'] } });
+    expect(tooMany.statusCode).toBe(413);
+  });
+
   it('GET /models describes the served model, dimension and limits', async () => {
     const res = await app.inject({ method: 'GET', url: '/models' });
     expect(res.json()).toEqual({

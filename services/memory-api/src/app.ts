@@ -9,6 +9,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import { registerAuth } from './http/auth.ts';
+import { registerErasureFence } from './http/erasure-fence.ts';
 import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
 import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
@@ -26,13 +27,14 @@ import { transferRoutes } from './routes/transfer.ts';
 import { userRoutes } from './routes/users.ts';
 import { whoamiRoutes } from './routes/whoami.ts';
 import type { Idempotency } from './routes/write-reply.ts';
+import type { ReplyForgetting } from './users/erase.ts';
 import type { HindsightDeps } from './working/wiring.ts';
 
 export interface AppDeps {
   config: MemoryApiConfig;
   memory: MemoryService;
   keys: ApiKeys;
-  idempotency: Idempotency;
+  idempotency: Idempotency & ReplyForgetting;
   readiness: readonly ReadinessCheck[];
   /** A pino logger to share; when absent Fastify makes one at LOG_LEVEL. */
   logger?: Logger;
@@ -84,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerAuth(app, deps.keys);
+  // Before the routes (hooks apply to routes registered after them): job writes for erased users are refused.
+  if (deps.hindsight) registerErasureFence(app, { store: deps.memory.store, queue: deps.hindsight.queue });
   // Before the routes, so the latency hooks see every one of them.
   const metrics =
     deps.metrics ??
@@ -124,7 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const { sessions, queue, working } = deps.hindsight;
     await app.register(sessionRoutes(sessions));
     await app.register(jobRoutes(queue));
-    await app.register(userRoutes(deps.memory, { manage: deps.memory.manage, working, queue }));
+    await app.register(
+      userRoutes(deps.memory, {
+        store: deps.memory.store,
+        working,
+        queue,
+        replies: deps.idempotency,
+        embedder: deps.memory.embedder,
+        settings: { jobWaitMs: config.ERASE_JOB_WAIT_MS },
+        log: app.log as Logger,
+      }),
+    );
     await app.register(
       maintenanceRoutes(deps.memory.store, () => deps.keys.tenantNames(), {
         ...DEFAULT_DECAY,

@@ -110,6 +110,8 @@ export const MemoryApiEnv = z
      */
     RATE_LIMIT_PER_MINUTE: env.int(300_000, 0),
     IDEMPOTENCY_TTL_SECONDS: env.int(86_400, 60),
+    /** User erasure: how long `DELETE /v1/users/:id` waits for the user's running jobs (their writes are refused). */
+    ERASE_JOB_WAIT_MS: env.int(30_000, 0, 600_000),
     /** A twin request with the same Idempotency-Key waits this long for the first one's answer (then 409). */
     IDEMPOTENCY_WAIT_MS: env.int(30_000, 100),
     /** Per-user write lock in Redis (shared by every replica): lease of a holder that stopped renewing. */

@@ -7,6 +7,9 @@
  * - The same text under the same `model` always gives the same vector.
  * - A provider that is down throws `DependencyUnavailableError` naming the provider and the cause.
  * - `check()` resolves when the provider can embed now (used by `/ready`).
+ * - `forget(texts)`, where a layer caches vectors, drops the cached vectors of exactly these
+ *   texts in every tier it owns and in the layers it wraps (user erasure), answering how many
+ *   cache entries went; a layer without a cache passes the call on or answers 0.
  */
 export interface Embedder {
   /** Identifies model + version; stores record it and refuse to mix models. */
@@ -15,4 +18,5 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   check(): Promise<void>;
   close?(): Promise<void>;
+  forget?(texts: readonly string[]): Promise<number>;
 }

@@ -135,6 +135,33 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
     expect(await redis.keys(`${prefix}one:*`)).toHaveLength(1);
   });
 
+  it('forgets exactly the given texts in the LRU and their Redis slots, and nothing another text took', async () => {
+    const forgetting = `${prefix}forget:`;
+    const provider = new CountingEmbedder();
+    const cached = new CachedEmbedder(provider, { lruSize: 10, redis, redisPrefix: forgetting });
+    await cached.embed(['erase this text', 'keep this text']);
+    expect(await redis.keys(`${forgetting}*`)).toHaveLength(2);
+
+    expect(await cached.forget(['erase this text', 'never cached'])).toBe(2);
+    expect(await redis.keys(`${forgetting}*`)).toHaveLength(1);
+    provider.texts = [];
+    await cached.embed(['erase this text', 'keep this text']);
+    expect(provider.texts).toEqual(['erase this text']);
+
+    // A slot now holding another text's vector stays.
+    const one = new CachedEmbedder(new CountingEmbedder(), {
+      lruSize: 0,
+      redis,
+      redisPrefix: `${prefix}one-slot:`,
+      redisMaxEntries: 1,
+    });
+    await one.embed(['first occupant']);
+    await one.embed(['second occupant']);
+    expect(await one.forget(['first occupant'])).toBe(0);
+    expect(await redis.keys(`${prefix}one-slot:*`)).toHaveLength(1);
+    expect(await one.forget(['second occupant'])).toBe(1);
+  });
+
   it('keeps embedding when Redis is down and reports the cache error', async () => {
     const broken = new Redis('redis://127.0.0.1:1', {
       lazyConnect: true,

@@ -85,6 +85,17 @@ export class RejectedContentError extends AppError {
   }
 }
 
+/** A job's write for a user erased after the job was enqueued (DESIGN §9): nothing of it is written. */
+export class UserErasedError extends AppError {
+  constructor(userId: string) {
+    super(
+      'user_erased',
+      410,
+      `user ${userId.slice(0, 128)} was erased after this job was enqueued: the job may not write for them`,
+    );
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(message = 'rate limit exceeded, retry later') {
     super('rate_limited', 429, message);

@@ -26,6 +26,11 @@ export interface MemoryApiClientOptions {
   timeoutMs?: number;
   /** Sent as X-Tenant-Id: with the admin key, the tenant a service acts for (the worker). */
   tenant?: string;
+  /**
+   * Sent as X-Hindsight-Job: the job these calls are made for (the worker). memory-api refuses
+   * its writes for a user erased after the job was enqueued (410 `user_erased`).
+   */
+  jobId?: string;
 }
 
 /** An error answer of memory-api, carrying its status and `{error:{code,message}}`. */
@@ -140,6 +145,7 @@ export class MemoryApiClient {
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userId) headers['x-user-id'] = this.options.userId;
     if (this.options.tenant) headers['x-tenant-id'] = this.options.tenant;
+    if (this.options.jobId) headers['x-hindsight-job'] = this.options.jobId;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {

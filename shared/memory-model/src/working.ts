@@ -119,11 +119,3 @@ export const PutUserSummaryBody = z
   })
   .strict();
 export type PutUserSummaryBody = z.infer<typeof PutUserSummaryBody>;
-
-export const EraseUserResponse = z.object({
-  user_id: z.string(),
-  memories: z.number().int(),
-  sessions: z.number().int(),
-  jobs: z.number().int(),
-});
-export type EraseUserResponse = z.infer<typeof EraseUserResponse>;

@@ -14,10 +14,13 @@ export interface RecordedRequest {
   tool_choice?: unknown;
 }
 
-export type Script = (request: RecordedRequest) => {
+export interface ScriptedAnswer {
   content?: string;
   toolCalls?: Array<{ name: string; arguments: unknown }>;
-};
+}
+
+/** The answer to one request; a promise holds the answer back until it settles (a slow model). */
+export type Script = (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>;
 
 /**
  * A small local HTTP server speaking the OpenAI chat-completions protocol (`POST
@@ -38,7 +41,7 @@ export async function startChatCompletionsServer(
     }
     const body = JSON.parse(await readBody(req)) as RecordedRequest;
     requests.push(body);
-    const answer = script(body);
+    const answer = await script(body);
     const toolCalls = (answer.toolCalls ?? []).map((call) => ({
       id: `call_${++calls}`,
       type: 'function',

@@ -8,7 +8,7 @@ import {
   summaryJobId,
 } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
-import type { MemoryApiClient } from '@hindsight/memory-client';
+import { type MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 import { type Job, type Queue, UnrecoverableError } from 'bullmq';
 import {
   consolidateSession,
@@ -20,7 +20,8 @@ import { runSummarize } from '../maintenance/summarize.ts';
 import type { WorkerMetrics } from '../metrics.ts';
 
 export interface ProcessorDeps {
-  apiFor(tenant?: string): MemoryApiClient;
+  /** memory-api acting for a tenant; with a job id, every call names the job (the erasure fence). */
+  apiFor(tenant?: string, jobId?: string): MemoryApiClient;
   extractor: Extractor;
   /** The worker's own producer: it enqueues profile refreshes after consolidations. */
   queue: Queue;
@@ -34,7 +35,9 @@ function isUnrecoverable(error: unknown): boolean {
   return (
     error instanceof InvalidJobPayloadError ||
     error instanceof SessionMismatchError ||
-    error instanceof ExtractionBudgetError
+    error instanceof ExtractionBudgetError ||
+    // The job's user was erased while it waited or ran: it may never write for them again.
+    (error instanceof MemoryApiError && error.code === 'user_erased')
   );
 }
 
@@ -66,7 +69,7 @@ async function run(deps: ProcessorDeps, name: JobName, job: Job): Promise<unknow
       const payload = parsePayload('consolidate', job.data);
       const result = await consolidateSession(
         {
-          api: deps.apiFor(payload.tenant),
+          api: deps.apiFor(payload.tenant, job.id),
           extractor: deps.extractor,
           log: deps.log,
           ...checkpointOf(job),
@@ -88,7 +91,7 @@ async function run(deps: ProcessorDeps, name: JobName, job: Job): Promise<unknow
       const payload = parsePayload('summarize', job.data);
       return runSummarize(
         {
-          apiFor: deps.apiFor,
+          apiFor: (tenant) => deps.apiFor(tenant, job.id),
           recentlyConsolidated: (hours) => recentlyConsolidated(deps.queue, hours),
         },
         payload,

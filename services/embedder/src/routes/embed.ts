@@ -24,7 +24,10 @@ class LimitExceededError extends AppError {
   }
 }
 
-/** `POST /embed {texts, model?, encoding_format?}` → `{model, dim, encoding_format, vectors}`. */
+/**
+ * `POST /embed {texts, model?, encoding_format?}` → `{model, dim, encoding_format, vectors}`;
+ * `POST /forget {texts}` → `{forgotten}` (cache entries of those texts dropped).
+ */
 export function embedRoutes(
   embedder: Embedder,
   limits: EmbedLimits,
@@ -63,6 +66,21 @@ export function embedRoutes(
           encoding_format,
           vectors: encoding_format === 'base64' ? vectors.map(encodeVectorBase64) : vectors.map((v) => Array.from(v)),
         };
+      },
+    );
+
+    app.post(
+      '/forget',
+      {
+        schema: {
+          body: z.object({ texts: z.array(z.string()).min(1).describe('texts whose cached vectors are dropped') }),
+          response: { 200: z.object({ forgotten: z.number().int() }) },
+        },
+      },
+      // User erasure: memory-api names the erased texts; their cached vectors go from every tier.
+      async (request) => {
+        checkLimits(request.body.texts, limits);
+        return { forgotten: (await embedder.forget?.(request.body.texts)) ?? 0 };
       },
     );
   };

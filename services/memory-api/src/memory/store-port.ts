@@ -1,4 +1,4 @@
-import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import type { ErasureReceipt, Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
 
 /**
  * Which memories a query may see. `tenant` is always set by the caller from the
@@ -132,6 +132,30 @@ export interface MemoryStore {
    */
   deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number>;
   countByLayer(tenant?: string): Promise<LayerCounts[]>;
+
+  /**
+   * User erasure (DESIGN §9): makes what was deleted so far unrecoverable from the backend's own
+   * files, as far as the backend allows, and says how. SQLite deletes with `secure_delete` and
+   * FTS5 `secure-delete` (both set at open, so freed cells, pages and index entries are zeroed) and
+   * here checkpoints and truncates its WAL; a server store reports what its engine keeps until it
+   * vacuums. Idempotent; cheap when nothing was deleted.
+   */
+  purgeDeleted(): Promise<StorePurge>;
+  /** Records an erasure's tombstone (ids, times, counts — never content), replacing one with its `erasure_id`. */
+  saveErasure(tenant: string, receipt: ErasureReceipt): Promise<void>;
+  /** A tenant's tombstones, newest first, optionally one user's; pages like `list`. */
+  listErasures(
+    tenant: string,
+    filter: { userId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<ErasureReceipt>>;
+}
+
+/** What `purgeDeleted` achieved: `purged` only when the files no longer hold the deleted bytes. */
+export interface StorePurge {
+  purged: boolean;
+  detail: string;
 }
 
 /** A memory as the store holds it once `commit` applied it as an update (one version up). */

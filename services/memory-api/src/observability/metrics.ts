@@ -137,6 +137,9 @@ export function instrumentEmbedder(
     },
     check: () => embedder.check(),
     ...(embedder.close ? { close: () => (embedder.close as () => Promise<void>)() } : {}),
+    ...(embedder.forget
+      ? { forget: (texts: readonly string[]) => (embedder.forget as Embedder['forget'] & {})(texts) }
+      : {}),
     embed: async (texts) => {
       metrics.embedBatchSize.observe(texts.length);
       const stop = metrics.embedDuration.startTimer();

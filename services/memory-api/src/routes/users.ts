@@ -1,4 +1,10 @@
-import { EraseUserResponse, PutUserSummaryBody, UserSummary } from '@hindsight/memory-model';
+import {
+  EraseUserResponse,
+  ErasureList,
+  ErasureListQuery,
+  PutUserSummaryBody,
+  UserSummary,
+} from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MemoryService } from '../memory/service.ts';
 import { type EraseDeps, eraseUser } from '../users/erase.ts';
@@ -39,12 +45,31 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
       {
         schema: {
           tags: ['users'],
-          summary: 'Erase everything of one user: long-term memories, working memory, queued jobs',
+          summary:
+            'Erase everything of one user (memories of every layer, working memory, jobs and their events, cached ' +
+            'replies and vectors) and answer the receipt, which is also kept as a tombstone (GET /v1/erasures)',
           params: IdParams,
           response: { 200: EraseUserResponse, ...ErrorResponses },
         },
       },
       async (request) => eraseUser(erase, request.tenant, request.params.id),
+    );
+
+    app.get(
+      '/v1/erasures',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'The tenant’s erasure tombstones, newest first: who was erased when, what went where (no content)',
+          querystring: ErasureListQuery,
+          response: { 200: ErasureList, ...ErrorResponses },
+        },
+      },
+      async (request) => {
+        const { user_id, limit, cursor } = request.query;
+        const page = await erase.store.listErasures(request.tenant, user_id ? { userId: user_id } : {}, limit, cursor);
+        return { items: page.items, next_cursor: page.nextCursor };
+      },
     );
   };
 }

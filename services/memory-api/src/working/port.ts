@@ -47,8 +47,28 @@ export interface WorkingMemoryStore {
   clearThrough(tenant: string, sessionId: string, throughSeq: number): Promise<number>;
   /** Removes the session entirely; true when it existed. */
   deleteSession(tenant: string, sessionId: string): Promise<boolean>;
-  /** Removes every session of a user; returns their ids. */
-  deleteUser(tenant: string, userId: string): Promise<string[]>;
+  /**
+   * Removes every session of a user (erasure); returns each with the text of the turns it held,
+   * whose cached vectors the erasure drops next.
+   */
+  deleteUser(tenant: string, userId: string): Promise<ErasedSession[]>;
+}
+
+export interface JobOwner {
+  userId?: string;
+  sessionId?: string;
+}
+
+export interface JobOrigin {
+  /** Epoch ms the job was added to the queue. */
+  createdAt: number;
+  tenant?: string;
+  userId?: string;
+}
+
+export interface ErasedSession {
+  sessionId: string;
+  turns: string[];
 }
 
 export interface ScheduledJob {
@@ -68,7 +88,16 @@ export interface ConsolidationQueue {
   /** Drops a job that has not started (delayed or waiting); running and finished jobs stay. */
   cancelPending(jobId: string): Promise<boolean>;
   status(jobId: string): Promise<{ status: JobStatus; tenant: string | undefined } | undefined>;
-  /** Removes every not-running job carrying this tenant and user (or session); returns how many. */
-  removeJobsOf(tenant: string, owner: { userId?: string; sessionId?: string }): Promise<number>;
+  /** Removes every not-running job carrying this tenant and user (or session), finished ones too; returns their ids. */
+  removeJobsOf(tenant: string, owner: JobOwner): Promise<string[]>;
+  /** Ids of the jobs of this tenant and user (or session) a worker is running now. */
+  runningJobsOf(tenant: string, owner: JobOwner): Promise<string[]>;
+  /** When a job was enqueued and for whom (the erasure fence); undefined when no such job exists. */
+  jobOrigin(jobId: string): Promise<JobOrigin | undefined>;
+  /**
+   * Removes every entry of these jobs from the queue's event stream (progress events carry the
+   * extracted facts), so that nothing of them is kept; returns how many entries went.
+   */
+  scrubJobEvents(jobIds: readonly string[]): Promise<number>;
   depth(): Promise<Record<string, number>>;
 }

@@ -107,8 +107,10 @@ export class Sessions {
   /** Forgets a session: its working memory and any consolidation that has not started. */
   async delete(tenant: string, sessionId: string): Promise<{ deleted: boolean; jobs: number }> {
     const jobs = await this.deps.queue.removeJobsOf(tenant, { sessionId });
+    // What those jobs extracted from the session travelled through the queue's event stream too.
+    await this.deps.queue.scrubJobEvents(jobs);
     const deleted = await this.deps.working.deleteSession(tenant, sessionId);
-    return { deleted, jobs };
+    return { deleted, jobs: jobs.length };
   }
 
   private async append(tenant: string, sessionId: string, userId: string, turns: NewTurn[]) {

@@ -266,7 +266,7 @@ describe('users', () => {
 
     const erased = await call('DELETE', '/v1/users/dave');
     expect(erased.status).toBe(200);
-    expect(erased.body).toEqual({ user_id: 'dave', memories: 2, sessions: 1, jobs: 1 });
+    expect(erased.body).toMatchObject({ user_id: 'dave', memories: 2, sessions: 1, jobs: 1, status: 'completed' });
     expect((await call('GET', '/v1/memories?user_id=dave')).body.items).toEqual([]);
     expect((await call('GET', '/v1/sessions/s-dave/turns')).body.turns).toEqual([]);
     expect((await call('GET', '/v1/users/dave/summary')).body.summary).toBeNull();

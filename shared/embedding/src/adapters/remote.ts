@@ -78,6 +78,13 @@ export class RemoteEmbedder implements Embedder {
     }
   }
 
+  /** The service drops these texts' vectors from its own caches (`POST /forget`). */
+  async forget(texts: readonly string[]): Promise<number> {
+    if (texts.length === 0) return 0;
+    const body = (await this.call('POST', '/forget', { texts })) as { forgotten?: unknown };
+    return typeof body.forgotten === 'number' ? body.forgotten : 0;
+  }
+
   private known(): ModelInfo {
     if (!this.info) {
       throw new DependencyUnavailableError('embedder', `model not known yet: ${this.baseUrl} has not been reached`);

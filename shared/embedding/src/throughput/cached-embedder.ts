@@ -44,6 +44,11 @@ export interface CachedEmbedderOptions {
 export const DEFAULT_REDIS_CACHE_ENTRIES = 20_000;
 const DIGEST_BYTES = 32;
 
+/** Deletes a slot only while it holds the given digest's vector (another text may have taken it since). */
+const FORGET_SLOT = `
+if redis.call('GETRANGE', KEYS[1], 0, ${DIGEST_BYTES - 1}) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /**
  * Caches vectors by sha256(model + text): the same text under the same model always gives the
  * same vector (the port's contract), so a hit is exact. Tiers: in-process LRU, then Redis
@@ -81,8 +86,7 @@ export class CachedEmbedder implements Embedder {
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const model = this.inner.model;
-    const digests = texts.map((t) => createHash('sha256').update(model).update('\n').update(t).digest());
+    const digests = texts.map((t) => this.digestOf(t));
     const keys = digests.map((d) => d.toString('hex'));
     const out = new Array<Float32Array | undefined>(texts.length);
     const lookup: CacheLookup = { lruHits: 0, redisHits: 0, misses: 0 };
@@ -121,6 +125,28 @@ export class CachedEmbedder implements Embedder {
 
   async close(): Promise<void> {
     await this.inner.close?.();
+  }
+
+  /** Drops these texts' vectors from the LRU and from their Redis slots (only where the slot still holds them). */
+  async forget(texts: readonly string[]): Promise<number> {
+    if (texts.length === 0) return 0;
+    const digests = texts.map((t) => this.digestOf(t));
+    let dropped = 0;
+    for (const digest of digests) if (this.lru?.delete(digest.toString('hex'))) dropped += 1;
+    const redis = this.options.redis;
+    if (redis) {
+      const pipeline = redis.pipeline();
+      for (const digest of digests) pipeline.eval(FORGET_SLOT, 1, this.slotKey(digest), digest);
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.find(([error]) => error);
+      if (failed) throw failed[0];
+      dropped += results.reduce((sum, [, removed]) => sum + Number(removed ?? 0), 0);
+    }
+    return dropped + ((await this.inner.forget?.(texts)) ?? 0);
+  }
+
+  private digestOf(text: string): Buffer {
+    return createHash('sha256').update(this.inner.model).update('\n').update(text).digest();
   }
 
   /** The Redis key of a digest's slot. */

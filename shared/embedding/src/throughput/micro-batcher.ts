@@ -41,6 +41,10 @@ export class MicroBatcher implements Embedder {
     return this.inner.dimension;
   }
 
+  async forget(texts: readonly string[]): Promise<number> {
+    return (await this.inner.forget?.(texts)) ?? 0;
+  }
+
   embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return Promise.resolve([]);
     if (texts.length >= this.options.maxBatchSize) return this.embedLarge(texts);

@@ -11,7 +11,7 @@ import {
 import type { Logger } from '@hindsight/logger';
 import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ConsolidationQueue, ScheduledJob } from '../../working/port.ts';
+import type { ConsolidationQueue, JobOrigin, JobOwner, ScheduledJob } from '../../working/port.ts';
 
 export interface HindsightQueueOptions {
   /** memory-api's Redis client: a producer fails fast instead of queueing commands. */
@@ -24,6 +24,35 @@ export interface HindsightQueueOptions {
 }
 
 const PENDING_STATES = ['waiting', 'delayed', 'prioritized'] as const;
+
+/**
+ * Removes the events of the jobs named in ARGV from the stream KEYS[1], for real: XDEL only
+ * flags entries, whose bytes stay in the stream's nodes (and in RDB/AOF rewrites of them), so
+ * the stream is rebuilt from the entries it keeps, with their ids, and its last id restored —
+ * QueueEvents readers resume where they were. Returns how many entries went.
+ */
+const SCRUB_EVENTS = `
+local erased = {}
+for i = 1, #ARGV do erased[ARGV[i]] = true end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+local kept, removed = {}, 0
+for _, entry in ipairs(entries) do
+  local fields, job = entry[2], nil
+  for f = 1, #fields, 2 do if fields[f] == 'jobId' then job = fields[f + 1] end end
+  if job ~= nil and erased[job] then removed = removed + 1 else kept[#kept + 1] = entry end
+end
+if removed == 0 then return 0 end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local last, added = nil, nil
+for f = 1, #info, 2 do
+  if info[f] == 'last-generated-id' then last = info[f + 1] end
+  if info[f] == 'entries-added' then added = info[f + 1] end
+end
+redis.call('DEL', KEYS[1])
+for _, entry in ipairs(kept) do redis.call('XADD', KEYS[1], entry[1], unpack(entry[2])) end
+if #kept > 0 then redis.call('XSETID', KEYS[1], last, 'ENTRIESADDED', added) end
+return removed`;
 const SCAN_PAGE = 500;
 
 /** The producer of the `hindsight` queue. Payloads are validated against the catalogue before enqueueing. */
@@ -86,29 +115,48 @@ export class HindsightQueue implements ConsolidationQueue {
     return { status: await describeJob(job, state), tenant: tenantOf(job) };
   }
 
-  async removeJobsOf(tenant: string, owner: { userId?: string; sessionId?: string }): Promise<number> {
-    let removed = 0;
-    // Finished jobs are removed too: their data and results name the user's session.
+  async removeJobsOf(tenant: string, owner: JobOwner): Promise<string[]> {
+    const removed: string[] = [];
+    // Finished jobs are removed too: their data, progress and results name the user's session.
     for (const type of [...PENDING_STATES, 'completed', 'failed'] as const) {
       for (let start = 0; ; start += SCAN_PAGE) {
         const jobs = await this.queue.getJobs([type], start, start + SCAN_PAGE - 1);
         if (jobs.length === 0) break;
         let removedHere = 0;
         for (const job of jobs) {
-          const data = job.data as Record<string, unknown> | undefined;
-          if (!data || data.tenant !== tenant) continue;
-          if (owner.userId !== undefined && data.user_id !== owner.userId) continue;
-          if (owner.sessionId !== undefined && data.session_id !== owner.sessionId) continue;
+          if (!belongsTo(job, tenant, owner)) continue;
           await job.remove();
+          removed.push(job.id ?? '');
           removedHere += 1;
         }
-        removed += removedHere;
         // Removing shifts the ranges; re-read the same page when something went.
         if (removedHere > 0) start -= SCAN_PAGE;
         if (jobs.length < SCAN_PAGE && removedHere === 0) break;
       }
     }
     return removed;
+  }
+
+  async runningJobsOf(tenant: string, owner: JobOwner): Promise<string[]> {
+    const running = await this.queue.getJobs(['active'], 0, -1);
+    return running.filter((job) => belongsTo(job, tenant, owner)).map((job) => job.id ?? '');
+  }
+
+  async jobOrigin(jobId: string): Promise<JobOrigin | undefined> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return undefined;
+    const data = job.data as { tenant?: unknown; user_id?: unknown } | undefined;
+    return {
+      createdAt: job.timestamp,
+      ...(typeof data?.tenant === 'string' ? { tenant: data.tenant } : {}),
+      ...(typeof data?.user_id === 'string' ? { userId: data.user_id } : {}),
+    };
+  }
+
+  async scrubJobEvents(jobIds: readonly string[]): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    const removed = await this.options.connection.eval(SCRUB_EVENTS, 1, this.queue.toKey('events'), ...jobIds);
+    return Number(removed);
   }
 
   async depth(): Promise<Record<string, number>> {
@@ -118,6 +166,13 @@ export class HindsightQueue implements ConsolidationQueue {
   async close(): Promise<void> {
     await this.queue.close();
   }
+}
+
+function belongsTo(job: Job, tenant: string, owner: JobOwner): boolean {
+  const data = job.data as Record<string, unknown> | undefined;
+  if (!data || data.tenant !== tenant) return false;
+  if (owner.userId !== undefined && data.user_id !== owner.userId) return false;
+  return owner.sessionId === undefined || data.session_id === owner.sessionId;
 }
 
 function tenantOf(job: Job): string | undefined {

@@ -81,6 +81,31 @@ export class IdempotencyCache {
     }
   }
 
+  /**
+   * User erasure: drops the kept replies of a tenant that name any of `names` (the user, their
+   * memory and session ids) anywhere in their body, so no retry replays what was erased. Walks
+   * the tenant's keys with SCAN (erasures are rare; replies expire after the TTL anyway).
+   */
+  async forgetRepliesNaming(tenant: string, names: ReadonlySet<string>): Promise<number> {
+    if (names.size === 0) return 0;
+    const pattern = `${globEscape(`${this.prefix}:idem:${tenant}:`)}*`;
+    let forgotten = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const stored = await this.redis.get(key);
+        if (stored === null) continue;
+        const entry = JSON.parse(stored) as Entry;
+        if (entry.state === 'done' && namesAny(entry.body, names)) {
+          forgotten += await this.redis.del(key);
+        }
+      }
+    } while (cursor !== '0');
+    return forgotten;
+  }
+
   private async computeOnce(
     redisKey: string,
     pending: string,
@@ -102,4 +127,20 @@ export class IdempotencyCache {
     await this.redis.eval(FINISH, 1, redisKey, pending, done, String(this.settings.ttlSeconds));
     return reply;
   }
+}
+
+/** Whether any string anywhere in `value` is one of `names`. */
+function namesAny(value: unknown, names: ReadonlySet<string>): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'string' && names.has(next)) return true;
+    if (typeof next === 'object' && next !== null) stack.push(...Object.values(next));
+  }
+  return false;
+}
+
+/** `text` matched literally by a Redis glob pattern. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }

@@ -2,6 +2,7 @@ import { Turn } from '@hindsight/memory-model';
 import type { Redis } from 'ioredis';
 import {
   type AppendOutcome,
+  type ErasedSession,
   type NewTurn,
   SessionOwnerError,
   type SessionSnapshot,
@@ -127,15 +128,17 @@ export class RedisWorkingMemory implements WorkingMemoryStore {
     return removed > 0;
   }
 
-  async deleteUser(tenant: string, userId: string): Promise<string[]> {
+  async deleteUser(tenant: string, userId: string): Promise<ErasedSession[]> {
     const index = this.userKey(tenant, userId);
-    const sessions = await this.redis.smembers(index);
-    for (const sessionId of sessions) {
+    const erased: ErasedSession[] = [];
+    for (const sessionId of await this.redis.smembers(index)) {
       const keys = this.sessionKeys(tenant, sessionId);
+      const bodies = await this.redis.hvals(keys.turns);
       await this.redis.del(keys.meta, keys.turns);
+      erased.push({ sessionId, turns: bodies.map((body) => (JSON.parse(body) as { content: string }).content) });
     }
     await this.redis.del(index);
-    return sessions;
+    return erased;
   }
 }
 

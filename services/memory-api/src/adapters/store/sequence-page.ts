@@ -1,20 +1,24 @@
 import { BadRequestError } from '@hindsight/errors';
-import type { MemoryRecord } from '@hindsight/memory-model';
 import type { Page } from '../../memory/store-port.ts';
 
 /** The largest row sequence either SQL store hands out (a signed 64-bit integer). */
 const MAX_SEQUENCE = 9223372036854775807n;
 
+/** Where a newest-first page starts: below the cursor's sequence, or above every sequence on the first page. */
+export function sequenceBefore(cursor: string | undefined): string {
+  return cursor === undefined ? MAX_SEQUENCE.toString() : decodeSequenceCursor(cursor);
+}
+
 /**
  * A page of a listing ordered by a row sequence (SQLite's rowid, PostgreSQL's identity column):
  * `rows` holds up to `limit + 1` rows, the extra one telling that more follow.
  */
-export function pageBySequence<R>(
+export function pageBySequence<R, T>(
   rows: readonly R[],
   limit: number,
-  toRecord: (row: R) => MemoryRecord,
+  toRecord: (row: R) => T,
   sequenceOf: (row: R) => number | string,
-): Page<MemoryRecord> {
+): Page<T> {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { EmbeddingMismatchError } from '@hindsight/errors';
+import { beginErasure, type ErasureReceipt } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DuplicateContentError, type MemoryStore, StaleWriteError } from '../../../src/memory/store-port.ts';
@@ -406,6 +408,36 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
         last_accessed_at: '2025-03-01T00:00:00.000Z',
         version: 2,
       });
+    });
+
+    it('keeps erasure tombstones per tenant, replaces one by its id, and lists them newest first in pages', async () => {
+      const receipt = (n: number, userId: string): ErasureReceipt =>
+        beginErasure(randomUUID(), userId, store.backend, new Date(Date.parse('2025-05-01T00:00:00Z') + n * 1000));
+      const first = receipt(1, 'u1');
+      const second = receipt(2, 'u2');
+      const third = receipt(3, 'u1');
+      for (const r of [first, second, third]) await store.saveErasure('t1', r);
+      await store.saveErasure('t2', receipt(4, 'u1'));
+      const done = { ...first, status: 'completed' as const, memories: 3, memories_by_layer: { semantic: 3 } };
+      await store.saveErasure('t1', done);
+
+      const page1 = await store.listErasures('t1', {}, 2);
+      expect(page1.items).toEqual([third, second]);
+      const page2 = await store.listErasures('t1', {}, 2, page1.nextCursor ?? undefined);
+      expect(page2).toEqual({ items: [done], nextCursor: null });
+      expect((await store.listErasures('t1', { userId: 'u1' }, 10)).items).toEqual([third, done]);
+      expect((await store.listErasures('t2', { userId: 'u2' }, 10)).items).toEqual([]);
+    });
+
+    it('purges what was deleted and says whether its files still hold it', async () => {
+      const record = makeRecord({ content: 'erase me entirely' });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.deleteMany('t1', [record.id]);
+      const purge = await store.purgeDeleted();
+      expect(typeof purge.purged).toBe('boolean');
+      expect(purge.detail.length).toBeGreaterThan(10);
+      expect(await store.purgeDeleted()).toEqual(purge);
+      expect(await store.get('t1', record.id)).toBeUndefined();
     });
 
     it('keeps data across a reopen and refuses another embedding model or dimension', async () => {

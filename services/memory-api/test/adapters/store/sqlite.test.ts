@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,87 @@ describe('sqlite schema migrations', () => {
       await upgraded.commit({ inserts: [], updates: [{ record: { ...record, tags: ['upgraded'] } }] });
       expect(await upgraded.get('t1', record.id)).toMatchObject({ tags: ['upgraded'], version: 2 });
       await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sqlite forgets what was deleted (user erasure)', () => {
+  const phrase = 'tamarillo-orchard-4417';
+  const count = (bytes: Buffer) => {
+    let n = 0;
+    for (let at = bytes.indexOf(phrase); at !== -1; at = bytes.indexOf(phrase, at + 1)) n += 1;
+    return n;
+  };
+  const onDisk = (path: string) =>
+    ['', '-wal'].reduce((n, suffix) => {
+      try {
+        return n + count(readFileSync(`${path}${suffix}`));
+      } catch {
+        return n;
+      }
+    }, 0);
+
+  it('leaves no byte of a deleted memory in the file or its WAL once purged', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const first = makeRecord({ content: `The user keeps a ${phrase} by the lake` });
+      await store.commit({ inserts: [{ record: first, vector: axisVector(0) }], updates: [] });
+      // An edit: the old text moves into history, the row is rewritten in place.
+      await store.commit({
+        inserts: [],
+        updates: [
+          {
+            record: {
+              ...first,
+              content: `The user sold the ${phrase}`,
+              history: [{ at: first.created_at, action: 'updated', content: first.content }],
+            },
+          },
+        ],
+      });
+      expect(onDisk(path)).toBeGreaterThan(0);
+      await store.deleteMany('t1', [first.id]);
+      expect(await store.purgeDeleted()).toMatchObject({ purged: true });
+      expect(onDisk(path)).toBe(0);
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('scrubs, once, the free space of a store that predates secure deletes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const record = makeRecord({ content: `The user once rented a ${phrase}` });
+      await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+      await store.close();
+
+      // As an older release deleted: no secure_delete, FTS5 delete markers, no scrub recorded.
+      const db = new Database(path);
+      db.pragma('secure_delete = OFF');
+      db.exec(`
+        INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 0);
+        DELETE FROM memory_keywords WHERE rowid = (SELECT rowid FROM memories);
+        DELETE FROM memories;
+        DELETE FROM store_meta WHERE key = 'free_space_scrubbed';
+      `);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+      expect(onDisk(path)).toBeGreaterThan(0);
+
+      const reopened = new SqliteMemoryStore(path);
+      await reopened.open({ model: 'test-8', dimension: 8 });
+      expect(await reopened.purgeDeleted()).toMatchObject({ purged: true });
+      expect(onDisk(path)).toBe(0);
+      await reopened.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -14,6 +14,8 @@ export interface SchemaNames {
   schema: string;
   /** `"hindsight".memories` */
   memories: string;
+  /** `"hindsight".erasures`: user erasure tombstones. */
+  erasures: string;
 }
 
 /** pgvector's HNSW indexes `vector` columns of at most this many dimensions. */
@@ -82,6 +84,23 @@ export const MIGRATIONS: readonly Migration[] = [
     // Optimistic concurrency: an update commits only while the row still has the version it was decided on.
     version: 2,
     statements: ({ memories }) => [`ALTER TABLE ${memories} ADD COLUMN version integer NOT NULL DEFAULT 1`],
+  },
+  {
+    // User erasure tombstones: who was erased when and what went where (counts, never content).
+    version: 3,
+    statements: ({ erasures }) => [
+      `CREATE TABLE ${erasures} (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        erasure_id text NOT NULL UNIQUE,
+        tenant text NOT NULL,
+        user_id text NOT NULL,
+        receipt json NOT NULL
+      )`,
+      `CREATE INDEX erasures_owner ON ${erasures} (tenant, user_id, seq)`,
+      `ALTER TABLE ${erasures} ENABLE ROW LEVEL SECURITY`,
+      `ALTER TABLE ${erasures} FORCE ROW LEVEL SECURITY`,
+      `CREATE POLICY erasures_tenant ON ${erasures} USING ${TENANT_VISIBLE} WITH CHECK ${TENANT_VISIBLE}`,
+    ],
   },
 ];
 

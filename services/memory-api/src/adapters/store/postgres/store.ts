@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
-import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from '@hindsight/memory-model';
 import { bm25Weights, KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import pg from 'pg';
 import pgvector from 'pgvector';
@@ -20,6 +20,7 @@ import {
   type SearchScope,
   StaleWriteError,
   StoreInUseError,
+  type StorePurge,
   sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
@@ -31,7 +32,7 @@ import {
   rankKeywordMatches,
 } from '../keywords.ts';
 import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
-import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
+import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { ALL_TENANTS, type PostgresConnectionOptions, PostgresDatabase, type TenantScope } from './database.ts';
 import { filterToSql } from './filter-sql.ts';
@@ -101,7 +102,7 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
       applicationName: options.reindexing ? REINDEX_APPLICATION_NAME : servingApplicationName(options.schema),
     });
     const schema = pg.escapeIdentifier(options.schema);
-    this.names = { schema, memories: `${schema}.memories` };
+    this.names = { schema, memories: `${schema}.memories`, erasures: `${schema}.erasures` };
     const window = options.turnContext ?? DEFAULT_TURN_CONTEXT;
     this.turns = new PostgresTurnIndex(this.names, window);
     this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
@@ -535,6 +536,49 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
       await this.turns.refresh(client, tenant, result.rows.flatMap(turnPosition));
       return result.rowCount ?? 0;
     });
+  }
+
+  async purgeDeleted(): Promise<StorePurge> {
+    return {
+      purged: false,
+      detail:
+        'rows deleted in one transaction; PostgreSQL keeps their bytes in dead tuples (and its WAL) until VACUUM ' +
+        'reuses the space: VACUUM FULL rewrites the table at once',
+    };
+  }
+
+  async saveErasure(tenant: string, receipt: ErasureReceipt): Promise<void> {
+    this.assertOpen();
+    await this.db.run({ tenant }, (client) =>
+      client.query(
+        `INSERT INTO ${this.names.erasures} (erasure_id, tenant, user_id, receipt) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (erasure_id) DO UPDATE SET receipt = EXCLUDED.receipt`,
+        [receipt.erasure_id, tenant, receipt.user_id, JSON.stringify(receipt)],
+      ),
+    );
+  }
+
+  async listErasures(
+    tenant: string,
+    filter: { userId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<ErasureReceipt>> {
+    const before = sequenceBefore(cursor);
+    const rows = await this.read(tenant, async (client) => {
+      const result = await client.query<{ seq: string; receipt: unknown }>(
+        `SELECT seq, receipt FROM ${this.names.erasures}
+         WHERE tenant = $1 AND ($2::text IS NULL OR user_id = $2) AND seq < $3::bigint ORDER BY seq DESC LIMIT $4`,
+        [tenant, filter.userId ?? null, before, limit + 1],
+      );
+      return result.rows;
+    });
+    return pageBySequence(
+      rows,
+      limit,
+      (row) => ErasureReceipt.parse(row.receipt),
+      (row) => row.seq,
+    );
   }
 
   async countByLayer(tenant?: string): Promise<LayerCounts[]> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
 import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
-import { type Layer, type MemoryRecord, STATUSES, searchableText } from '@hindsight/memory-model';
+import { type ErasureReceipt, type Layer, type MemoryRecord, STATUSES, searchableText } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import {
@@ -18,10 +18,12 @@ import {
   type ReindexStatus,
   type SearchScope,
   StaleWriteError,
+  type StorePurge,
   sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
+import { QdrantErasures } from './erasures.ts';
 import { activeHashFilter, buildFilter, MATCHES_NOTHING } from './filter.ts';
 import {
   collectionNameFor,
@@ -152,6 +154,7 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
   private space: EmbeddingSpace | undefined;
   /** The re-index this store is running (`beginReindex` … `finishReindex`). */
   private reindexing: QdrantReindex | undefined;
+  private readonly erasures: QdrantErasures;
 
   constructor(private readonly options: QdrantStoreOptions) {
     this.client = new QdrantClient({
@@ -163,6 +166,7 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
     });
     this.retry = qdrantRetryOptions(options.retry ?? DEFAULT_RETRY);
     this.batchSize = options.batchSize ?? 128;
+    this.erasures = new QdrantErasures(this.client, `${options.collectionPrefix}-erasures`, (work) => this.call(work));
   }
 
   /** The collection this store reads and writes (known once open). */
@@ -201,6 +205,7 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
     }
     if (built.tokenizerVersion !== KEYWORD_TOKENIZER_VERSION) await this.rebuildKeywordVectors(name, space);
     await this.ensurePayloadIndexes(name);
+    await this.erasures.open();
     this.collection = name;
     this.space = space;
   }
@@ -585,6 +590,30 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
       removed += points.length - kept.length;
     }
     return removed;
+  }
+
+  async purgeDeleted(): Promise<StorePurge> {
+    return {
+      purged: false,
+      detail:
+        'points deleted (waited for, strong ordering); Qdrant drops their bytes from its segments when its ' +
+        'optimizer vacuums them (optimizer_config.deleted_threshold)',
+    };
+  }
+
+  saveErasure(tenant: string, receipt: ErasureReceipt): Promise<void> {
+    this.opened();
+    return this.erasures.save(tenant, receipt);
+  }
+
+  listErasures(
+    tenant: string,
+    filter: { userId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<ErasureReceipt>> {
+    this.opened();
+    return this.erasures.list(tenant, filter, limit, cursor);
   }
 
   async countByLayer(tenant?: string): Promise<LayerCounts[]> {

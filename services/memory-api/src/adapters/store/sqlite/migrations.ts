@@ -87,6 +87,22 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
       db.exec('ALTER TABLE memories ADD COLUMN version INTEGER NOT NULL DEFAULT 1');
     },
   },
+  {
+    // User erasure tombstones: who was erased when and what went where (counts, never content).
+    version: 4,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS erasures (
+          rowid INTEGER PRIMARY KEY,
+          erasure_id TEXT NOT NULL UNIQUE,
+          tenant TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          receipt TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS erasures_owner ON erasures (tenant, user_id, rowid);
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

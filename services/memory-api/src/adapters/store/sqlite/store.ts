@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
-import type { Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
+import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -20,6 +20,7 @@ import {
   type SearchScope,
   StaleWriteError,
   StoreInUseError,
+  type StorePurge,
   sameSpace,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
@@ -32,7 +33,7 @@ import {
   rankKeywordMatches,
 } from '../keywords.ts';
 import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
-import { decodeSequenceCursor, pageBySequence } from '../sequence-page.ts';
+import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS, vectorTableDefinition } from './migrations.ts';
@@ -48,6 +49,9 @@ const RESCORE_FACTOR = 4;
 const MIN_RESCORED = 100;
 /** The widest window of keyword matches filtered in one search. */
 const MAX_KEYWORD_WINDOW = 6400;
+
+/** store_meta key: the file holds no free space or index segments from before secure deletes. */
+const FREE_SPACE_SCRUBBED = 'free_space_scrubbed';
 
 /** sqlite-vec refuses larger k in one k-NN query. */
 const MAX_KNN = 4096;
@@ -125,9 +129,14 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (fresh) {
       setMeta.run('embedding_model', space.model);
       setMeta.run('embedding_dimension', String(space.dimension));
+      // Born with secure deletes: no free space from before them to scrub (see purgeDeleted).
+      setMeta.run(FREE_SPACE_SCRUBBED, 'yes');
     }
     const meta = readMeta(db);
     if (Number(meta.get('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
+    // FTS5 removes a deleted row's entries from its index instead of appending a delete marker
+    // next to them (a persistent setting of the table; setting it again is a no-op).
+    db.prepare("INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 1)").run();
     // Derived, so kept outside the migrations (any schema gets it): a session's turns in order,
     // for the turn-context index.
     db.exec('CREATE INDEX IF NOT EXISTS memories_session_turns ON memories (tenant, user_id, session_id, occurred_at)');
@@ -568,6 +577,64 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       .immediate();
   }
 
+  async purgeDeleted(): Promise<StorePurge> {
+    const db = this.database();
+    const scrubbed = this.sql('SELECT value FROM store_meta WHERE key = ?').get(FREE_SPACE_SCRUBBED) as
+      | { value: string }
+      | undefined;
+    if (this.path !== ':memory:' && scrubbed?.value !== 'yes') {
+      // A store that predates secure deletes may hold old bytes in free space and old index
+      // segments: once, merge the keyword index and rewrite the file without its free pages.
+      db.prepare("INSERT INTO memory_keywords (memory_keywords) VALUES ('optimize')").run();
+      db.exec('VACUUM');
+      this.sql('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)').run(FREE_SPACE_SCRUBBED, 'yes');
+    }
+    if (this.path === ':memory:') return { purged: true, detail: 'in-memory store: nothing is written to disk' };
+    const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    if (checkpoint?.busy) {
+      return {
+        purged: false,
+        detail: 'rows zeroed by secure_delete, but a reader kept the WAL from being truncated; the next erase retries',
+      };
+    }
+    return {
+      purged: true,
+      detail:
+        'rows, vectors and keyword entries deleted with secure_delete and FTS5 secure-delete; WAL checkpointed and truncated',
+    };
+  }
+
+  async saveErasure(tenant: string, receipt: ErasureReceipt): Promise<void> {
+    this.sql(
+      `INSERT INTO erasures (erasure_id, tenant, user_id, receipt) VALUES (?, ?, ?, ?)
+       ON CONFLICT (erasure_id) DO UPDATE SET receipt = excluded.receipt`,
+    ).run(receipt.erasure_id, tenant, receipt.user_id, JSON.stringify(receipt));
+  }
+
+  async listErasures(
+    tenant: string,
+    filter: { userId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<ErasureReceipt>> {
+    const before = sequenceBefore(cursor);
+    const rows = (
+      filter.userId === undefined
+        ? this.sql(
+            'SELECT rowid, receipt FROM erasures WHERE tenant = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?',
+          ).all(tenant, BigInt(before), limit + 1)
+        : this.sql(
+            'SELECT rowid, receipt FROM erasures WHERE tenant = ? AND user_id = ? AND rowid < ? ORDER BY rowid DESC LIMIT ?',
+          ).all(tenant, filter.userId, BigInt(before), limit + 1)
+    ) as Array<{ rowid: number; receipt: string }>;
+    return pageBySequence(
+      rows,
+      limit,
+      (row) => ErasureReceipt.parse(JSON.parse(row.receipt)),
+      (row) => row.rowid,
+    );
+  }
+
   async countByLayer(tenant?: string): Promise<LayerCounts[]> {
     const rows = (
       tenant === undefined
@@ -666,6 +733,8 @@ function configure(db: Database, options: { exclusive: boolean; path: string }):
   // FULL: a write acknowledged to a client survives a crash of the process and of the machine.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  // Erasure (DESIGN §9): a deleted or rewritten row's bytes are zeroed, not left in free space.
+  db.pragma('secure_delete = ON');
   db.pragma('busy_timeout = 5000');
   // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
   db.pragma('cache_size = -65536');
