@@ -135,8 +135,13 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const meta = readMeta(db);
     if (Number(meta.get('schema_version')) !== LATEST_VERSION) throw new Error('schema migration did not complete');
     // FTS5 removes a deleted row's entries from its index instead of appending a delete marker
-    // next to them (a persistent setting of the table; setting it again is a no-op).
-    db.prepare("INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 1)").run();
+    // next to them (a persistent setting of the table, written once: opening writes nothing).
+    const secureDelete = db.prepare("SELECT v FROM memory_keywords_config WHERE k = 'secure-delete'").get() as
+      | { v: number }
+      | undefined;
+    if (secureDelete?.v !== 1) {
+      db.prepare("INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 1)").run();
+    }
     // Derived, so kept outside the migrations (any schema gets it): a session's turns in order,
     // for the turn-context index.
     db.exec('CREATE INDEX IF NOT EXISTS memories_session_turns ON memories (tenant, user_id, session_id, occurred_at)');
