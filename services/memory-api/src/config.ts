@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { env, loadConfig } from '@hindsight/config';
-import { DEFAULT_BUILTIN_DIMENSION } from '@hindsight/embedding';
+import { checkEmbeddingEnv, EmbeddingEnv } from '@hindsight/embedding';
 import { QueueNameSetting } from '@hindsight/jobs';
 import { z } from 'zod';
 
@@ -42,16 +42,16 @@ export const MemoryApiEnv = z
     QDRANT_COLLECTION_PREFIX: z.string().default('hindsight'),
     /** The embedder service; unset → embed in process. */
     EMBEDDER_URL: env.optionalString(),
-    EMBEDDINGS_PROVIDER: z.enum(['builtin', 'openai']).default('builtin'),
-    EMBEDDINGS_DIM: env.int(DEFAULT_BUILTIN_DIMENSION, 16, 8192),
+    /** The in-process provider (EMBEDDINGS_PROVIDER, _MODEL, _DIM, _TIMEOUT_MS, …): the same variables as the embedder service's. */
+    ...EmbeddingEnv.shape,
     EMBED_CACHE_SIZE: env.int(4096, 0),
-    EMBEDDINGS_BASE_URL: env.optionalString(),
-    /** openai: the provider's model; builtin (in process): `builtin-v3` (default) or `builtin-v2` (lexical only). */
-    EMBEDDINGS_MODEL: env.optionalString(),
-    /** builtin (in process): where the word table derived from the npm word vectors is cached. */
-    EMBEDDINGS_WORD_TABLE_DIR: env.optionalString(),
-    EMBEDDINGS_API_KEY: env.optionalString(),
-    EMBEDDINGS_TIMEOUT_MS: env.int(10_000, 100),
+    /**
+     * How long a write (and every embed call but a search's) waits for the vectors of up to 64
+     * texts; larger calls get as many times that. Past it the write answers 503 and the embedder
+     * is skipped (503 at once) for EMBED_COOLDOWN_MS, after which one call tries again.
+     */
+    EMBED_DEADLINE_MS: env.int(3000, 10, 600_000),
+    EMBED_COOLDOWN_MS: env.int(5000, 0, 3_600_000),
     MERGE_THRESHOLD: env.number(0.92, 0, 1),
     CONTRADICTION_THRESHOLD: env.number(0.3, 0, 1),
     DEFAULT_CONFIDENCE: env.number(0.9, 0, 1),
@@ -146,6 +146,8 @@ export const MemoryApiEnv = z
   })
   .superRefine((config, ctx) => {
     // Cross-field rules: each names the variable to set, like the per-field problems.
+    // The in-process provider's settings matter only without the embedder service.
+    if (config.EMBEDDER_URL === undefined) checkEmbeddingEnv(config, ctx);
     if (config.VECTOR_STORE === 'qdrant' && config.QDRANT_URL === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -183,7 +185,5 @@ export function loadMemoryApiConfig(source: Record<string, string | undefined> =
   return Object.freeze({
     ...parsed,
     DATABASE_PATH: join(parsed.DATA_DIR, 'memory.db'),
-    /** An explicit dimension for an OpenAI-compatible model; otherwise it is learned with one probe call. */
-    EMBEDDINGS_DIM_SET: source.EMBEDDINGS_DIM !== undefined && source.EMBEDDINGS_DIM !== '',
   });
 }

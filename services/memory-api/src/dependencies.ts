@@ -1,4 +1,4 @@
-import type { Embedder } from '@hindsight/embedding';
+import { type Embedder, GuardedEmbedder } from '@hindsight/embedding';
 import type { ReadinessCheck } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry } from '@hindsight/metrics';
@@ -52,7 +52,13 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     // Every store call, embed call, write outcome and search is measured from here on (GET /metrics).
     const metrics = createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api' }), rawStore);
     const store = instrumentStore(rawStore, metrics);
-    const embedder = instrumentEmbedder(rawEmbedder, metrics);
+    // Every embed call waits a bounded time, and a failed or frozen embedder is not waited for
+    // again until its cool-down: writes answer 503 at once meanwhile (searches use keywords).
+    const embedder = new GuardedEmbedder(instrumentEmbedder(rawEmbedder, metrics), {
+      deadlineMs: config.EMBED_DEADLINE_MS,
+      cooldownMs: config.EMBED_COOLDOWN_MS,
+      onLateFailure: (error) => log.warn({ err: error }, 'an embed call failed after its deadline'),
+    });
     const hindsight = openHindsight(config, redis, embedder, log);
     closers.push(() => hindsight.queue.close());
 

@@ -38,7 +38,9 @@ export {
   CircuitOpenError,
   type CircuitState,
 } from './resilience/circuit-breaker.ts';
+export { GuardedEmbedder, type GuardedEmbedderOptions } from './resilience/guarded-embedder.ts';
 export { type RetryOptions, withRetries } from './resilience/retry.ts';
+export { checkEmbeddingEnv, EmbeddingEnv, providerSettingsFromEnv } from './settings.ts';
 export {
   CachedEmbedder,
   type CachedEmbedderOptions,

@@ -1,10 +1,4 @@
-import {
-  createEmbedder,
-  type Embedder,
-  type EmbedderSettings,
-  isBuiltinModel,
-  type ProviderSettings,
-} from '@hindsight/embedding';
+import { createEmbedder, type Embedder, type EmbedderSettings, providerSettingsFromEnv } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import type { Redis } from 'ioredis';
 import type { EmbedderConfig } from '../config.ts';
@@ -15,29 +9,7 @@ export function embedderSettings(
   config: EmbedderConfig,
   deps: { metrics: EmbedderMetrics; logger: Logger; redis?: Redis },
 ): EmbedderSettings {
-  const provider: ProviderSettings =
-    config.EMBEDDINGS_PROVIDER === 'openai'
-      ? {
-          provider: 'openai',
-          baseUrl: config.EMBEDDINGS_BASE_URL as string,
-          model: config.EMBEDDINGS_MODEL as string,
-          apiKey: config.EMBEDDINGS_API_KEY,
-          dimension: config.EMBEDDINGS_DIM,
-          timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
-          retries: config.EMBEDDINGS_RETRIES,
-          breakerThreshold: config.EMBEDDINGS_BREAKER_THRESHOLD,
-          breakerCooldownMs: config.EMBEDDINGS_BREAKER_COOLDOWN_MS,
-          providerName: `openai-compatible embeddings at ${config.EMBEDDINGS_BASE_URL}`,
-        }
-      : {
-          provider: 'builtin',
-          dimension: config.EMBEDDINGS_DIM,
-          model:
-            config.EMBEDDINGS_MODEL !== undefined && isBuiltinModel(config.EMBEDDINGS_MODEL)
-              ? config.EMBEDDINGS_MODEL
-              : undefined,
-          wordTableDir: config.EMBEDDINGS_WORD_TABLE_DIR,
-        };
+  const provider = providerSettingsFromEnv(config);
   const { metrics, logger, redis } = deps;
   return {
     ...provider,

@@ -35,6 +35,12 @@ export class CircuitBreaker {
     return this.now() - this.openedAt >= this.options.cooldownMs ? 'half-open' : 'open';
   }
 
+  /** Closes the circuit from outside, when the provider was seen to work (a readiness probe answered). */
+  close(): void {
+    this.failures = 0;
+    this.openedAt = undefined;
+  }
+
   async run<T>(call: () => Promise<T>): Promise<T> {
     const state = this.state;
     if (state === 'open' || (state === 'half-open' && this.trialInFlight)) {
