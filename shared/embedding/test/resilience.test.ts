@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, CircuitOpenError, withRetries } from '../src/index.ts';
+import { CircuitBreaker, CircuitOpenError, type Embedder, GuardedEmbedder, withRetries } from '../src/index.ts';
 
 describe('CircuitBreaker', () => {
   it('opens after the threshold, lets one trial through after the cool-down, and closes on success', async () => {
@@ -63,5 +63,25 @@ describe('withRetries', () => {
       ),
     ).rejects.toThrow('bad request');
     expect(attempts).toBe(1);
+  });
+});
+
+describe('GuardedEmbedder', () => {
+  it('passes forget through to the caches below, even while its circuit is open', async () => {
+    const forgotten: string[][] = [];
+    const inner: Embedder = {
+      model: 'm',
+      dimension: 2,
+      embed: () => Promise.reject(new Error('down')),
+      check: async () => {},
+      forget: async (texts) => {
+        forgotten.push([...texts]);
+        return texts.length;
+      },
+    };
+    const guarded = new GuardedEmbedder(inner, { deadlineMs: 100, cooldownMs: 60_000 });
+    await expect(guarded.embed(['a'])).rejects.toThrow('down');
+    await expect(guarded.forget(['a', 'b'])).resolves.toBe(2);
+    expect(forgotten).toEqual([['a', 'b']]);
   });
 });

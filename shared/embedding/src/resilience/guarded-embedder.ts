@@ -66,6 +66,11 @@ export class GuardedEmbedder implements Embedder {
     this.circuit.close();
   }
 
+  /** Erasure must reach every cache below, whatever the circuit says: it is not guarded. */
+  async forget(texts: readonly string[]): Promise<number> {
+    return (await this.inner.forget?.(texts)) ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.inner.close?.();
   }
