@@ -73,7 +73,7 @@ describe('GuardedEmbedder', () => {
       model: 'm',
       dimension: 2,
       embed: () => Promise.reject(new Error('down')),
-      check: async () => {},
+      check: () => Promise.resolve(),
       forget: async (texts) => {
         forgotten.push([...texts]);
         return texts.length;
