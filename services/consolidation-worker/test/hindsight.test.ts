@@ -250,6 +250,10 @@ describe('hindsight consolidation through the API with a real worker process', (
     const second = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'reversal-2');
     expect(second?.content).toBe('The user decided to switch to Dash.');
     expect(second?.metadata).toEqual({ key: first?.metadata.key, answer: 'Dash', replaces: 'Streamlit' });
+    expect(await stack.client.get(first?.id as string)).toMatchObject({
+      status: 'superseded',
+      superseded_by: second?.id,
+    });
   });
 
   it('reads a bare "instead" in a later session as taking back the latest standing decision', async () => {
@@ -260,6 +264,10 @@ describe('hindsight consolidation through the API with a real worker process', (
     const second = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'instead-2');
     expect(second?.content).toBe('The user decided to go with Foyles.');
     expect(second?.metadata).toEqual({ key: first?.metadata.key, answer: 'Foyles', replaces: first?.metadata.answer });
+    expect(await stack.client.get(first?.id as string)).toMatchObject({
+      status: 'superseded',
+      superseded_by: second?.id,
+    });
   });
 
   it('refreshes the user’s profile summary after a consolidation', async () => {

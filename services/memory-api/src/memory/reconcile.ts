@@ -12,6 +12,9 @@ export type Reconciliation = { kind: 'new' } | { kind: 'merged'; id: string } | 
 /** Neighbours looked at per source (by meaning and by words). */
 const NEIGHBOURS = 6;
 
+/** How many of a user's memories of one category a reversal looks through for its slot. */
+const SLOT_SCAN = 1000;
+
 /** A memory as the contradiction judge reads it: text, the question it answers, the extractor's slot and answers. */
 export function statementOf(record: Pick<MemoryRecord, 'content' | 'query' | 'metadata'>): StatementInput {
   const text = (field: string) => {
@@ -25,6 +28,34 @@ export function statementOf(record: Pick<MemoryRecord, 'content' | 'query' | 'me
     answer: text('answer'),
     replaces: text('replaces'),
   };
+}
+
+/**
+ * The active memories of the slot a reversal takes back (same user, category and `metadata.key`),
+ * however far they lie from it by meaning or words: "go with Foyles" names neither "Daunt Books"
+ * nor anything else the standing decision says, and a user with many decisions may have a dozen
+ * nearer ones. Only a reversal (`metadata.replaces`) looks, so ordinary writes cost nothing more.
+ */
+async function sameSlot(deps: WriteDeps, record: MemoryRecord): Promise<string[]> {
+  const { key, replaces } = record.metadata;
+  if (typeof key !== 'string' || key === '' || typeof replaces !== 'string' || replaces === '') return [];
+  const filter = {
+    tenant: record.tenant,
+    userId: record.user_id,
+    layers: ['semantic'] as const,
+    categories: [record.category],
+    statuses: ['active'] as const,
+  };
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let seen = 0; seen < SLOT_SCAN; ) {
+    const page = await deps.store.list(filter, Math.min(200, SLOT_SCAN - seen), cursor);
+    seen += page.items.length;
+    for (const memory of page.items) if (memory.metadata.key === key) ids.push(memory.id);
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return ids;
 }
 
 /** A memory written earlier in the same batch, not in the store yet: reconciled like a stored one. */
@@ -65,7 +96,9 @@ export async function reconcileSemantic(
   const similarity = new Map(
     dense.filter((n) => n.score >= settings.contradictionThreshold).map((n) => [n.id, n.score]),
   );
-  const wordsOnly = keyword.map((n) => n.id).filter((id) => !similarity.has(id));
+  const wordsOnly = [...new Set([...keyword.map((n) => n.id), ...(await sameSlot(deps, record))])].filter(
+    (id) => !similarity.has(id),
+  );
   if (wordsOnly.length > 0) {
     for (const [id, score] of await deps.store.similarities(record.tenant, wordsOnly, vector))
       similarity.set(id, score);

@@ -209,3 +209,52 @@ describe('a batch', () => {
     });
   });
 });
+
+describe('a reversal', () => {
+  it('supersedes the standing memory of its slot, however far it lies from it in meaning and words', async () => {
+    const user = 'reversal-far';
+    const venue = await store({
+      content: 'The user decided to hold the book launch at Daunt Books in Marylebone.',
+      memory_type: 'decision',
+      user_id: user,
+      query: 'Where will the book launch be?',
+      metadata: { key: 'decision.launch_venue', answer: 'Daunt Books' },
+    });
+    // Many later decisions, each nearer to the reversal's words than the venue is.
+    const others = [
+      'go with the blue cover',
+      'go with a paperback first',
+      'go with Faber for the audiobook',
+      'go with a Friday release',
+      'go with the shorter title',
+      'go with a signed edition',
+      'go with wine and crisps',
+      'go with a reading of chapter one',
+      'go with printed invitations',
+      'go with a local photographer',
+      'go with a Q&A after the reading',
+      'go with the indie bookshop tour',
+    ];
+    for (const [i, choice] of others.entries()) {
+      await store({
+        content: `The user decided to ${choice}.`,
+        memory_type: 'decision',
+        user_id: user,
+        metadata: { key: `decision.choice_${i}`, answer: choice.replace('go with ', '') },
+      });
+    }
+    const reversal = await store({
+      content: 'The user decided to go with Foyles.',
+      memory_type: 'decision',
+      user_id: user,
+      query: 'What did the user decide?',
+      metadata: { key: 'decision.launch_venue', answer: 'Foyles', replaces: 'Daunt Books' },
+    });
+    expect(reversal).toMatchObject({ status: 'superseded', superseded_ids: [venue.id] });
+    expect(await memory(venue.id)).toMatchObject({ status: 'superseded', superseded_by: reversal.id });
+    // The other decisions stand.
+    expect(await active(user)).toEqual(
+      [...others.map((choice) => `The user decided to ${choice}.`), 'The user decided to go with Foyles.'].sort(),
+    );
+  });
+});
