@@ -6,4 +6,5 @@ export { searchableText } from './search-text.ts';
 export * from './security.ts';
 export * from './taxonomy.ts';
 export * from './time-range.ts';
+export * from './users.ts';
 export * from './working.ts';

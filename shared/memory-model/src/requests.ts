@@ -163,7 +163,26 @@ export const ForgetRequest = MemoryFilter.extend({
     'forget needs at least one filter (memory_id, user_id, session_id, tags, before, …); refusing to forget everything',
   );
 export type ForgetRequest = z.infer<typeof ForgetRequest>;
-export const ForgetResponse = z.object({ count: z.number().int(), ids: z.array(z.string()), dry_run: z.boolean() });
+export const ForgetPreviewItem = MemoryRecord.pick({
+  id: true,
+  user_id: true,
+  session_id: true,
+  layer: true,
+  category: true,
+  status: true,
+  content: true,
+  occurred_at: true,
+});
+export type ForgetPreviewItem = z.infer<typeof ForgetPreviewItem>;
+export const ForgetResponse = z.object({
+  count: z.number().int(),
+  /** The first 1000 ids forgotten (or, with `dry_run`, that would be). */
+  ids: z.array(z.string()),
+  dry_run: z.boolean(),
+  /** With `dry_run`: the first 100 memories that would be forgotten, so a person can check before confirming. */
+  preview: z.array(ForgetPreviewItem).optional(),
+});
+export type ForgetResponse = z.infer<typeof ForgetResponse>;
 
 /** Editable fields of PATCH /v1/memories/:id. */
 export const MemoryPatch = z

@@ -2,7 +2,9 @@ import type { Embedder } from '@hindsight/embedding';
 import { ConflictError, NotFoundError, RejectedContentError } from '@hindsight/errors';
 import {
   contentHash,
+  type ForgetPreviewItem,
   type ForgetRequest,
+  type ForgetResponse,
   type HistoryEntry,
   type ListQuery,
   type MemoryPatch,
@@ -209,11 +211,12 @@ export async function forgetMemories(
   deps: ManageDeps,
   tenant: string,
   request: ForgetRequest,
-): Promise<{ count: number; ids: string[]; dry_run: boolean }> {
+): Promise<ForgetResponse> {
   const filter = forgetFilter(tenant, request);
   if (request.dry_run) {
     const ids = await deps.store.listIds(filter, 1000);
-    return { count: await deps.store.count(filter), ids, dry_run: true };
+    const preview = await deps.store.getMany(tenant, ids.slice(0, FORGET_PREVIEW));
+    return { count: await deps.store.count(filter), ids, dry_run: true, preview: preview.map(forgetPreviewOf) };
   }
   const forgotten: string[] = [];
   for (;;) {
@@ -223,4 +226,12 @@ export async function forgetMemories(
     forgotten.push(...ids);
   }
   return { count: forgotten.length, ids: forgotten.slice(0, 1000), dry_run: false };
+}
+
+/** Memories a dry run shows in full (the rest only by id). */
+const FORGET_PREVIEW = 100;
+
+function forgetPreviewOf(record: MemoryRecord): ForgetPreviewItem {
+  const { id, user_id, layer, category, status, content, occurred_at, session_id } = record;
+  return { id, user_id, layer, category, status, content, occurred_at, session_id };
 }

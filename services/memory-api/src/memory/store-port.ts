@@ -70,6 +70,13 @@ export interface LayerCounts {
   count: number;
 }
 
+/** One user's memories of one layer and status: how many, and when the newest was learned. */
+export interface UserLayerCounts extends LayerCounts {
+  userId: string;
+  /** The newest `created_at` among them, epoch ms. */
+  lastCreatedAt: number;
+}
+
 /**
  * The long-term memory store port (episodic + semantic layers).
  *
@@ -132,6 +139,8 @@ export interface MemoryStore {
    */
   deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number>;
   countByLayer(tenant?: string): Promise<LayerCounts[]>;
+  /** The tenant's memories grouped by user, layer and status (rows with a count of 0 are absent). */
+  countByUser(tenant: string): Promise<UserLayerCounts[]>;
 
   /**
    * User erasure (DESIGN §9): makes what was deleted so far unrecoverable from the backend's own

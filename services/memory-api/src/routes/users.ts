@@ -3,16 +3,48 @@ import {
   ErasureList,
   ErasureListQuery,
   PutUserSummaryBody,
+  UserList,
+  UserListQuery,
+  UserSessions,
   UserSummary,
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MemoryService } from '../memory/service.ts';
+import { listTenantUsers, listUserSessions } from '../users/directory.ts';
 import { type EraseDeps, eraseUser } from '../users/erase.ts';
 import { saveUserSummary, userSummary } from '../users/profile.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 
 export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/v1/users',
+      {
+        schema: {
+          tags: ['users'],
+          summary:
+            'The tenant’s users that have long-term memories, most recently active first: active memories per ' +
+            'layer (working = turns held in open sessions), every memory per layer and status, last activity',
+          querystring: UserListQuery,
+          response: { 200: UserList, ...ErrorResponses },
+        },
+      },
+      async (request) => listTenantUsers(erase, request.tenant, request.query),
+    );
+
+    app.get(
+      '/v1/users/:id/sessions',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'The user’s sessions that still hold working memory, most recently written first',
+          params: IdParams,
+          response: { 200: UserSessions, ...ErrorResponses },
+        },
+      },
+      async (request) => listUserSessions(erase, request.tenant, request.params.id),
+    );
+
     app.get(
       '/v1/users/:id/summary',
       {

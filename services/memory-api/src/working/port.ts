@@ -52,6 +52,17 @@ export interface WorkingMemoryStore {
    * whose cached vectors the erasure drops next.
    */
   deleteUser(tenant: string, userId: string): Promise<ErasedSession[]>;
+  /** The user's sessions that still hold working memory, most recently written first. */
+  userSessions(tenant: string, userId: string): Promise<OpenSession[]>;
+}
+
+export interface OpenSession {
+  sessionId: string;
+  /** Turns held now (consolidated turns are cleared). */
+  turns: number;
+  lastSeq: number;
+  /** ISO time of the last append. */
+  updatedAt: string;
 }
 
 export interface JobOwner {

@@ -4,6 +4,7 @@ import {
   type AppendOutcome,
   type ErasedSession,
   type NewTurn,
+  type OpenSession,
   SessionOwnerError,
   type SessionSnapshot,
   type WorkingMemoryStore,
@@ -139,6 +140,27 @@ export class RedisWorkingMemory implements WorkingMemoryStore {
     }
     await this.redis.del(index);
     return erased;
+  }
+
+  async userSessions(tenant: string, userId: string): Promise<OpenSession[]> {
+    const sessionIds = await this.redis.smembers(this.userKey(tenant, userId));
+    const open = await Promise.all(
+      sessionIds.map(async (sessionId): Promise<OpenSession | undefined> => {
+        const keys = this.sessionKeys(tenant, sessionId);
+        const [meta, turns] = await Promise.all([this.redis.hgetall(keys.meta), this.redis.hlen(keys.turns)]);
+        // The index outlives sessions that expired or were handed to another owner: those are not the user's.
+        if (meta.user_id !== userId) return undefined;
+        return {
+          sessionId,
+          turns,
+          lastSeq: Number(meta.seq ?? 0),
+          updatedAt: meta.updated_at ?? meta.created_at ?? '',
+        };
+      }),
+    );
+    return open
+      .filter((session): session is OpenSession => session !== undefined)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.sessionId.localeCompare(b.sessionId));
   }
 }
 

@@ -337,6 +337,33 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       );
     });
 
+    it('counts memories per user, layer and status with the newest learned time, only within the tenant', async () => {
+      const at = (day: number) => new Date(Date.UTC(2025, 0, day)).toISOString();
+      await store.commit({
+        inserts: [
+          { record: makeRecord({ content: 'a', created_at: at(1) }), vector: axisVector(0) },
+          { record: makeRecord({ content: 'b', created_at: at(5) }), vector: axisVector(1) },
+          { record: makeRecord({ content: 'c', layer: 'episodic', created_at: at(3) }), vector: axisVector(2) },
+          { record: makeRecord({ content: 'd', status: 'superseded', created_at: at(2) }), vector: axisVector(3) },
+          { record: makeRecord({ content: 'e', user_id: 'u2', created_at: at(9) }), vector: axisVector(4) },
+          { record: makeRecord({ content: 'f', tenant: 't2', user_id: 'u3' }), vector: axisVector(5) },
+        ],
+        updates: [],
+      });
+      const rows = await store.countByUser('t1');
+      const day = (n: number) => Date.UTC(2025, 0, n);
+      expect(rows).toHaveLength(4);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          { userId: 'u1', layer: 'semantic', status: 'active', count: 2, lastCreatedAt: day(5) },
+          { userId: 'u1', layer: 'episodic', status: 'active', count: 1, lastCreatedAt: day(3) },
+          { userId: 'u1', layer: 'semantic', status: 'superseded', count: 1, lastCreatedAt: day(2) },
+          { userId: 'u2', layer: 'semantic', status: 'active', count: 1, lastCreatedAt: day(9) },
+        ]),
+      );
+      expect(await store.countByUser('t3')).toEqual([]);
+    });
+
     it('stores each update one version up and refuses one decided on an older version, applying nothing', async () => {
       const record = makeRecord({ content: 'rides a red bicycle' });
       await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });

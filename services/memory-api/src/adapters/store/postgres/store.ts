@@ -22,6 +22,7 @@ import {
   StoreInUseError,
   type StorePurge,
   sameSpace,
+  type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import {
@@ -591,6 +592,29 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
         tenant === undefined ? [] : [tenant],
       );
       return result.rows.map((row) => ({ layer: row.layer, status: row.status, count: Number(row.count) }));
+    });
+  }
+
+  async countByUser(tenant: string): Promise<UserLayerCounts[]> {
+    return this.read(tenant, async (client) => {
+      const result = await client.query<{
+        user_id: string;
+        layer: Layer;
+        status: MemoryStatus;
+        count: string;
+        last_created_at: Date;
+      }>(
+        `SELECT user_id, layer, status, count(*) AS count, max(created_at) AS last_created_at
+         FROM ${this.names.memories} WHERE tenant = $1 GROUP BY user_id, layer, status`,
+        [tenant],
+      );
+      return result.rows.map((row) => ({
+        userId: row.user_id,
+        layer: row.layer,
+        status: row.status,
+        count: Number(row.count),
+        lastCreatedAt: row.last_created_at.getTime(),
+      }));
     });
   }
 

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
 import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
-import { type ErasureReceipt, type Layer, type MemoryRecord, STATUSES, searchableText } from '@hindsight/memory-model';
+import {
+  type ErasureReceipt,
+  LAYERS,
+  type Layer,
+  type MemoryRecord,
+  STATUSES,
+  searchableText,
+} from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import {
@@ -20,6 +27,7 @@ import {
   StaleWriteError,
   type StorePurge,
   sameSpace,
+  type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import { reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
@@ -628,6 +636,51 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
       }),
     );
     return perStatus.flat().filter((row) => row.count > 0);
+  }
+
+  /**
+   * Facets count users per layer and status; each user's newest memory comes from a scroll ordered
+   * by `created_at` (range-indexed), one per user and status.
+   */
+  async countByUser(tenant: string): Promise<UserLayerCounts[]> {
+    const groups = LAYERS.filter((layer) => layer !== 'working').flatMap((layer) =>
+      STATUSES.map((status) => ({ layer, status })),
+    );
+    const rows = await Promise.all(
+      groups.map(async ({ layer, status }) => {
+        const must: Schemas['Condition'][] = [
+          { key: 'tenant', match: { value: tenant } },
+          { key: 'layer', match: { value: layer } },
+          { key: 'status', match: { value: status } },
+        ];
+        const { hits } = await this.call(() =>
+          this.client.facet(this.opened(), { key: 'user_id', filter: { must }, exact: true, limit: 100_000 }),
+        );
+        return Promise.all(
+          hits.map(async (hit) => {
+            const userId = String(hit.value);
+            const { points } = await this.call(() =>
+              this.client.scroll(this.opened(), {
+                filter: { must: [...must, { key: 'user_id', match: { value: userId } }] },
+                limit: 1,
+                with_payload: ['created_at'],
+                with_vector: false,
+                order_by: { key: 'created_at', direction: 'desc' },
+              }),
+            );
+            const created = points[0]?.payload?.created_at;
+            return {
+              userId,
+              layer,
+              status,
+              count: hit.count,
+              lastCreatedAt: typeof created === 'number' ? created : 0,
+            };
+          }),
+        );
+      }),
+    );
+    return rows.flat();
   }
 
   private opened(): string {

@@ -22,6 +22,7 @@ import {
   StoreInUseError,
   type StorePurge,
   sameSpace,
+  type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import {
@@ -649,6 +650,13 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           )
     ) as Array<{ layer: Layer; status: MemoryStatus; count: number }>;
     return rows;
+  }
+
+  async countByUser(tenant: string): Promise<UserLayerCounts[]> {
+    return this.sql(
+      `SELECT user_id AS userId, layer, status, count(*) AS count, max(created_at) AS lastCreatedAt
+       FROM memories WHERE tenant = ? GROUP BY user_id, layer, status`,
+    ).all(tenant) as UserLayerCounts[];
   }
 
   /**
