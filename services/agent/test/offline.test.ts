@@ -106,6 +106,10 @@ describe('agent without a model (offline policy)', () => {
       { user_id: 'off-jo', message: 'hi' },
       { user_id: 'off-jo', session_id: 'off-b1', message: 'x'.repeat(8001) },
       { user_id: 'off-jo', session_id: 'off-b1', message: 'hi', extra: true },
+      // Ids memory-api cannot take: the caller's mistake (422), never "memory-api unavailable" (503).
+      { user_id: 'off-jo\uD800', session_id: 'off-b1', message: 'hi' },
+      { user_id: 'off-jo', session_id: 'off-b1\u0000', message: 'hi' },
+      { user_id: 'off-jo', session_id: 'off-b1\nx', message: 'hi' },
     ]) {
       const response = await postJson(`${agent.url}/chat`, body);
       expect(response.status).toBe(422);

@@ -14,10 +14,15 @@ const RETRYABLE_CODES: ReadonlySet<string> = new Set(['dependency_unavailable', 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = error.validation.map((v) => ({
-        path: `${error.validationContext ?? 'body'}${v.instancePath.replaceAll('/', '.')}`,
-        message: v.message ?? 'invalid',
-      }));
+      const context = error.validationContext ?? 'body';
+      const details = error.validation.flatMap((v) =>
+        closestBranch({
+          code: v.keyword,
+          path: v.instancePath.split('/').filter((part: string) => part !== ''),
+          message: v.message ?? 'invalid',
+          errors: (v.params as { errors?: unknown }).errors,
+        }).map((issue) => ({ path: [context, ...issue.path].join('.'), message: issue.message })),
+      );
       const first = details[0];
       return reply.status(422).send({
         error: {
@@ -46,6 +51,37 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } }),
+  );
+}
+
+interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  /** With `invalid_union`: the issues of each alternative. */
+  errors?: unknown;
+}
+
+/**
+ * A body that fits none of a union's alternatives (`/v1/memories`: one item or `{items}`) is
+ * explained by the alternative it came closest to — the one whose issues reach deepest into the
+ * body — so the answer names the field and batch item that is wrong, not "Invalid input".
+ */
+function closestBranch(issue: SchemaIssue): Array<{ path: string[]; message: string }> {
+  const branches = Array.isArray(issue.errors) ? (issue.errors as SchemaIssue[][]) : [];
+  if (issue.code !== 'invalid_union' || branches.length === 0) {
+    return [{ path: issue.path.map(String), message: issue.message }];
+  }
+  // How deep the alternative got, then how few of its issues are about the body's shape (a field
+  // missing or not expected), which is what an alternative the client did not mean mostly has.
+  const reach = (branch: SchemaIssue[]) => Math.max(0, ...branch.map((i) => i.path.length));
+  const shape = (branch: SchemaIssue[]) =>
+    branch.filter((i) => i.code === 'unrecognized_keys' || /received undefined/.test(i.message)).length;
+  const closer = (a: SchemaIssue[], b: SchemaIssue[]) =>
+    reach(b) > reach(a) || (reach(b) === reach(a) && shape(b) < shape(a));
+  const best = branches.reduce((a, b) => (closer(a, b) ? b : a));
+  return best.flatMap((inner) =>
+    closestBranch(inner).map((found) => ({ path: [...issue.path.map(String), ...found.path], message: found.message })),
   );
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedJson, Identifier, identifierProblem } from './identifier.ts';
 import {
   CONTENT_LIMITS,
   DEFAULT_TOKEN_BUDGET,
@@ -14,15 +15,12 @@ import { MemoryRecord, Metadata, Source } from './record.ts';
 import { Category, MemoryStatus, MemoryType, SOURCE_KINDS } from './taxonomy.ts';
 import { TimeRange } from './time-range.ts';
 
-const Id = z.string().min(1).max(128);
+const Id = Identifier;
 const IsoTime = z.iso.datetime({ offset: true });
 
 export const Tags = z.array(z.string().trim().min(1).max(MAX_TAG_LENGTH)).max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
-export const BoundedMetadata = Metadata.refine(
-  (m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES,
-  `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`,
-);
+export const BoundedMetadata = boundedJson(Metadata, MAX_METADATA_BYTES);
 
 /** One memory to write (`/store`, `/v1/memories`, MCP `memory_write`, worker writes). */
 export const MemoryInput = z
@@ -43,7 +41,12 @@ export const MemoryInput = z
     metadata: BoundedMetadata.optional(),
     confidence: z.number().min(0).max(1).optional(),
     importance: z.number().min(0).max(1).optional(),
-    source: Source.extend({ kind: z.enum(SOURCE_KINDS) })
+    source: Source.extend({
+      kind: z.enum(SOURCE_KINDS),
+      session_id: Id.optional(),
+      turn_ids: z.array(Id).max(200).optional(),
+      extractor: z.string().max(128).optional(),
+    })
       .partial({ kind: true })
       .optional(),
     ttl_seconds: z
@@ -56,10 +59,87 @@ export const MemoryInput = z
   .strict();
 export type MemoryInput = z.infer<typeof MemoryInput>;
 
+/** The owner and context fields the short form also takes from `metadata` (kept there verbatim too). */
+const METADATA_OWNER_FIELDS = ['user_id', 'session_id', 'agent_id'] as const;
+
+/**
+ * One memory as every write route takes it (`/store`, `/v1/memories`, each item of a batch): the
+ * fields of `MemoryInput`, with the owner and time also taken from `metadata.user_id`,
+ * `metadata.session_id`, `metadata.agent_id` and `metadata.timestamp`. A value there that cannot
+ * be used (another type, an ill-formed id, an unreadable time) or that disagrees with the
+ * top-level field is refused with the field's path — never dropped for a default.
+ */
+export const WriteItem = MemoryInput.superRefine((input, ctx) => {
+  const meta = input.metadata;
+  if (meta === undefined) return;
+  for (const field of METADATA_OWNER_FIELDS) {
+    if (!(field in meta)) continue;
+    const value = meta[field];
+    const problem = typeof value === 'string' ? identifierProblem(value) : `must be a string (the ${field} it names)`;
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: ['metadata', field], message: problem });
+    } else if (input[field] !== undefined && input[field] !== value) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metadata', field],
+        message: `${JSON.stringify(value)} disagrees with ${field} ${JSON.stringify(input[field])}: send one, or the same in both`,
+      });
+    }
+  }
+  if ('timestamp' in meta) {
+    const at = instantOf(meta.timestamp);
+    if (at === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metadata', 'timestamp'],
+        message: 'must be an ISO-8601 time ("2024-03-15T10:00:00Z") or epoch seconds or milliseconds',
+      });
+    } else if (input.occurred_at !== undefined && Date.parse(input.occurred_at) !== at) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metadata', 'timestamp'],
+        message: `disagrees with occurred_at ${input.occurred_at}: send one, or the same time in both`,
+      });
+    }
+  }
+}).transform((input): MemoryInput => {
+  const meta = input.metadata;
+  if (meta === undefined) return input;
+  const out = { ...input };
+  for (const field of METADATA_OWNER_FIELDS) if (typeof meta[field] === 'string') out[field] ??= meta[field];
+  const at = 'timestamp' in meta ? instantOf(meta.timestamp) : undefined;
+  if (at !== undefined) out.occurred_at ??= new Date(at).toISOString();
+  return out;
+});
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** Epoch ms of the earliest and latest time a memory may carry (years 1000–9999). */
+const EARLIEST = Date.UTC(1000, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * Epoch ms of a short-form `metadata.timestamp`: an ISO-8601 date or time (without an offset: UTC)
+ * or a number of epoch seconds (below 10^12) or milliseconds; undefined when it is neither.
+ */
+export function instantOf(value: unknown): number | undefined {
+  let at: number;
+  if (typeof value === 'number') {
+    at = Math.abs(value) < 1e12 ? value * 1000 : value;
+  } else if (typeof value === 'string') {
+    const match = ISO_TIME.exec(value.trim());
+    if (!match) return undefined;
+    const text = value.trim();
+    at = Date.parse(text.length > 10 && match[1] === undefined ? `${text}Z` : text);
+  } else {
+    return undefined;
+  }
+  return Number.isFinite(at) && at >= EARLIEST && at <= LATEST ? at : undefined;
+}
+
 export const MemoryBatchInput = z
   .object({
     items: z
-      .array(MemoryInput)
+      .array(WriteItem)
       .min(1, 'items must not be empty')
       .max(MAX_BATCH_ITEMS, `a batch holds at most ${MAX_BATCH_ITEMS} items`),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Identifier } from './identifier.ts';
 
 /** `GET /v1/whoami`: the tenant a key acts for, and whether it is the admin key. */
 export const CallerIdentity = z.object({
@@ -72,7 +73,7 @@ export const EraseUserResponse = ErasureReceipt;
 export type EraseUserResponse = ErasureReceipt;
 
 export const ErasureListQuery = z.object({
-  user_id: z.string().min(1).max(128).optional(),
+  user_id: Identifier.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: z.string().max(512).optional(),
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { boundedJson, Identifier } from './identifier.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 
-const Id = z.string().min(1).max(128);
+const Id = Identifier;
 const IsoTime = z.iso.datetime({ offset: true });
 const MAX_TOOL_BYTES = 8 * 1024;
 
@@ -11,13 +12,12 @@ export const TurnRole = z.enum(TURN_ROLES);
 export type TurnRole = z.infer<typeof TurnRole>;
 
 /** A tool call the turn made or reported: its name and, optionally, input and result (JSON). */
-export const TurnTool = z
-  .object({ name: z.string().trim().min(1).max(128), input: z.unknown().optional(), result: z.unknown().optional() })
-  .strict()
-  .refine(
-    (t) => Buffer.byteLength(JSON.stringify(t)) <= MAX_TOOL_BYTES,
-    `tool must be at most ${MAX_TOOL_BYTES} bytes of JSON`,
-  );
+export const TurnTool = boundedJson(
+  z
+    .object({ name: z.string().trim().min(1).max(128), input: z.unknown().optional(), result: z.unknown().optional() })
+    .strict(),
+  MAX_TOOL_BYTES,
+);
 export type TurnTool = z.infer<typeof TurnTool>;
 
 /** One turn appended to a session's working memory (`POST /v1/sessions/:id/turns`). */

@@ -1,7 +1,8 @@
-import { CONTENT_LIMITS, EndSessionResponse } from '@hindsight/memory-model';
+import { CONTENT_LIMITS, EndSessionResponse, Identifier } from '@hindsight/memory-model';
 import { z } from 'zod';
 
-const Id = z.string().trim().min(1).max(128);
+// The ids memory-api takes: a lone surrogate or a control character is the caller's 422, never a 503.
+const Id = z.string().trim().pipe(Identifier);
 
 export const ChatRequest = z
   .object({

@@ -1,3 +1,4 @@
+import { ConflictError } from '@hindsight/errors';
 import type { ErasureReceipt, Layer, MemoryRecord, MemoryStatus } from '@hindsight/memory-model';
 
 /**
@@ -85,7 +86,9 @@ export interface UserLayerCounts extends LayerCounts {
  *   store built with another model or dimension throws `EmbeddingMismatchError`.
  * - `commit` applies all inserts and updates atomically (row + vector + keyword index);
  *   an insert or update that would leave two active memories with the same (tenant, user,
- *   layer, content_hash) throws `DuplicateContentError`, and nothing of the batch is applied.
+ *   layer, content_hash) throws `DuplicateContentError`, an insert whose id is held (by any
+ *   tenant, where ids are unique across tenants) throws `IdTakenError`, and nothing of the batch
+ *   is applied.
  * - `commit` is a compare-and-swap per updated memory: an update applies only if the stored
  *   memory still has `update.record.version` (it was not changed or deleted since it was read);
  *   it is stored with `version + 1`. Otherwise `StaleWriteError` is thrown and nothing of the
@@ -177,6 +180,17 @@ export class StaleWriteError extends Error {
   constructor(readonly memoryIds: readonly string[]) {
     super(`memory ${memoryIds.join(', ')} changed since it was read`);
     this.name = 'StaleWriteError';
+  }
+}
+
+/**
+ * An inserted memory's id is already held. The SQL stores keep ids unique across tenants, so the
+ * holder may be another tenant: only an import, which brings its own ids, can meet one it cannot see.
+ */
+export class IdTakenError extends ConflictError {
+  constructor(readonly memoryId: string) {
+    super(`memory ${memoryId} already exists`);
+    this.name = 'IdTakenError';
   }
 }
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Embedder } from '@hindsight/embedding';
 import { BadRequestError, ValidationError } from '@hindsight/errors';
 import { CONTENT_LIMITS, MemoryRecord, searchableText } from '@hindsight/memory-model';
-import { DuplicateContentError, type MemoryFilter, type MemoryStore } from './store-port.ts';
+import { DuplicateContentError, IdTakenError, type MemoryFilter, type MemoryStore } from './store-port.ts';
 
 /** Records read per store page while exporting, and lines validated and committed per import chunk. */
 export const TRANSFER_CHUNK = 500;
@@ -53,6 +54,10 @@ export interface NumberedLine {
  * re-embedded with the current embedder. Lines are handled in chunks: a chunk is validated whole
  * before any of it is written, so a bad line fails with its number and nothing of its chunk is
  * stored. Ids already present are skipped, which makes a re-run resume an interrupted import.
+ *
+ * An id another tenant holds (the SQL stores keep ids unique across tenants) is imported under an
+ * id derived from the tenant and that id, exactly as an unknown id would import: the answer never
+ * tells whether an id exists elsewhere, and a re-run finds the record under its derived id.
  */
 export async function importMemories(
   deps: ImportDeps,
@@ -61,12 +66,13 @@ export async function importMemories(
   chunkSize = TRANSFER_CHUNK,
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { lines: 0, imported: 0, skipped: 0, duplicates: 0 };
+  const renamed = new Map<string, string>();
   let chunk: Array<{ line: number; record: MemoryRecord }> = [];
   const flush = async () => {
     if (chunk.length === 0) return;
     const pending = chunk;
     chunk = [];
-    await importChunk(deps, tenant, pending, summary);
+    await importChunk(deps, tenant, pending, summary, renamed);
   };
   for await (const { line, text } of lines) {
     if (text.trim() === '') continue;
@@ -120,9 +126,15 @@ async function importChunk(
   tenant: string,
   chunk: Array<{ line: number; record: MemoryRecord }>,
   summary: ImportSummary,
+  renamed: Map<string, string>,
 ): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const fresh = await newRecords(deps.store, tenant, chunk);
+  let duplicateRetried = false;
+  for (;;) {
+    const fresh = await newRecords(
+      deps.store,
+      tenant,
+      chunk.map(({ record }) => ({ record: withRenamedIds(record, renamed) })),
+    );
     const vectors = fresh.records.length > 0 ? await deps.embedder.embed(fresh.records.map(searchableText)) : [];
     try {
       await deps.store.commit({
@@ -133,8 +145,15 @@ async function importChunk(
         updates: [],
       });
     } catch (error) {
-      // A concurrent write stored the same content between our check and the commit: decide again.
-      if (error instanceof DuplicateContentError && attempt === 0) continue;
+      if (error instanceof IdTakenError && (await idHeldElsewhere(deps.store, tenant, error.memoryId, renamed))) {
+        renamed.set(error.memoryId, tenantScopedId(tenant, error.memoryId));
+        continue;
+      }
+      // A concurrent write stored the same content (or id) between our check and the commit: decide again.
+      if ((error instanceof DuplicateContentError || error instanceof IdTakenError) && !duplicateRetried) {
+        duplicateRetried = true;
+        continue;
+      }
       throw error;
     }
     summary.imported += fresh.records.length;
@@ -145,27 +164,52 @@ async function importChunk(
   }
 }
 
+/** True when `id` is held, but not by `tenant`, and was not renamed already (a derived id taken is a conflict). */
+async function idHeldElsewhere(
+  store: MemoryStore,
+  tenant: string,
+  id: string,
+  renamed: ReadonlyMap<string, string>,
+): Promise<boolean> {
+  if (renamed.has(id) || [...renamed.values()].includes(id)) return false;
+  return (await store.get(tenant, id)) === undefined;
+}
+
+/** The id an imported record takes in `tenant` when another tenant holds its own: stable, so a re-run skips it. */
+function tenantScopedId(tenant: string, id: string): string {
+  const hex = createHash('sha256').update(`${tenant}\u001f${id}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function withRenamedIds(record: MemoryRecord, renamed: ReadonlyMap<string, string>): MemoryRecord {
+  if (renamed.size === 0) return record;
+  const id = renamed.get(record.id) ?? record.id;
+  const supersededBy =
+    record.superseded_by === null ? null : (renamed.get(record.superseded_by) ?? record.superseded_by);
+  return id === record.id && supersededBy === record.superseded_by
+    ? record
+    : { ...record, id, superseded_by: supersededBy };
+}
+
 /** The chunk's records minus ids already stored and active content already held under another id. */
 async function newRecords(
   store: MemoryStore,
   tenant: string,
   chunk: ReadonlyArray<{ record: MemoryRecord }>,
 ): Promise<{ records: MemoryRecord[]; skipped: number; duplicates: number }> {
+  // A record imported earlier under its tenant-scoped id (its own was another tenant's) is present too.
+  const ids = chunk.map((c) => c.record.id);
   const present = new Set(
-    (
-      await store.getMany(
-        tenant,
-        chunk.map((c) => c.record.id),
-      )
-    ).map((r) => r.id),
+    (await store.getMany(tenant, [...ids, ...ids.map((id) => tenantScopedId(tenant, id))])).map((r) => r.id),
   );
+  const isPresent = (id: string) => present.has(id) || present.has(tenantScopedId(tenant, id));
   const seenIds = new Set<string>();
   const seenActive = new Set<string>();
   const records: MemoryRecord[] = [];
   let skipped = 0;
   let duplicates = 0;
   for (const { record } of chunk) {
-    if (present.has(record.id) || seenIds.has(record.id)) {
+    if (isPresent(record.id) || seenIds.has(record.id)) {
       skipped += 1;
       continue;
     }

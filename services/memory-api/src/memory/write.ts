@@ -1,5 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
-import { RejectedContentError, ValidationError } from '@hindsight/errors';
+import { ConflictError, RejectedContentError, ValidationError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import {
   CONTENT_LIMITS,
@@ -43,6 +43,8 @@ export interface WriteDeps {
 /** Appends a scratch note to a session's working memory. */
 export interface WorkingNoteWriter {
   appendNote(tenant: string, input: MemoryInput & { session_id: string }): Promise<WriteResult>;
+  /** The user a session belongs to; null while it holds nothing. */
+  sessionOwner(tenant: string, sessionId: string): Promise<string | null>;
 }
 
 /** Who writes: the tenant comes from the API key, `via` from the transport. */
@@ -73,13 +75,16 @@ export async function writeMemories(
   inputs: readonly MemoryInput[],
 ): Promise<WriteResult[]> {
   const now = ctx.now ?? Date.now();
-  const prepared = prepareItems(deps, ctx, inputs, now);
+  const { prepared, problems } = prepareItems(deps, ctx, inputs, now);
+  problems.push(...(await sessionProblems(deps, ctx, inputs)));
+  if (problems.length > 0) refuse(problems, inputs.length);
   const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, now) : []).map((result, index) => ({
     ...result,
     ...(prepared[index] as PreparedItem).guarded,
   }));
   if (prepared.length === inputs.length) return longTerm;
-  // The rest are working-memory notes, validated above; they go to their session in input order.
+  // The rest are working-memory notes, validated above (their sessions were free for their users a
+  // moment ago; a session claimed by another user since would still refuse its note here).
   const results: WriteResult[] = [];
   let next = 0;
   for (const input of inputs) {
@@ -94,8 +99,20 @@ export async function writeMemories(
   return results;
 }
 
-function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly MemoryInput[], now: number): PreparedItem[] {
-  const problems: Array<{ index: number; code: string; message: string }> = [];
+/** Why one item of a write cannot be written; the whole write is refused. */
+interface ItemProblem {
+  index: number;
+  code: 'validation_failed' | 'content_rejected' | 'conflict';
+  message: string;
+}
+
+function prepareItems(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  inputs: readonly MemoryInput[],
+  now: number,
+): { prepared: PreparedItem[]; problems: ItemProblem[] } {
+  const problems: ItemProblem[] = [];
   const prepared: PreparedItem[] = [];
   inputs.forEach((input, index) => {
     const { layer, category } = resolveMemoryType(input.memory_type, input.category);
@@ -167,12 +184,48 @@ function prepareItems(deps: WriteDeps, ctx: WriteContext, inputs: readonly Memor
     if (verdict.kind === 'quarantine') guarded.reason = verdict.reason;
     prepared.push({ record, embedText: searchableText(record), guarded });
   });
-  if (problems.length > 0) {
-    const first = problems[0] as (typeof problems)[number];
-    const message =
-      inputs.length === 1 ? first.message : `item ${first.index}: ${first.message} (nothing in the batch was written)`;
-    if (problems.every((p) => p.code === 'content_rejected')) throw new RejectedContentError(message, problems);
-    throw new ValidationError(message, problems);
+  return { prepared, problems };
+}
+
+/**
+ * Working notes whose session belongs to another user (already, or to an earlier item of the same
+ * write): found before anything is written, so such a batch leaves no item behind.
+ */
+async function sessionProblems(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  inputs: readonly MemoryInput[],
+): Promise<ItemProblem[]> {
+  const working = deps.working;
+  if (!working) return [];
+  const owners = new Map<string, string | null>();
+  const problems: ItemProblem[] = [];
+  for (const [index, input] of inputs.entries()) {
+    const sessionId = input.session_id;
+    if (sessionId === undefined || resolveMemoryType(input.memory_type, input.category).layer !== 'working') continue;
+    if (!owners.has(sessionId)) owners.set(sessionId, await working.sessionOwner(ctx.tenant, sessionId));
+    const owner = owners.get(sessionId) ?? null;
+    const user = input.user_id ?? owner ?? DEFAULT_USER;
+    if (owner !== null && owner !== user) {
+      problems.push({
+        index,
+        code: 'conflict',
+        message: `session ${sessionId} belongs to another user; use a new session id`,
+      });
+    } else {
+      owners.set(sessionId, user);
+    }
   }
-  return prepared;
+  return problems;
+}
+
+/** Refuses a write for the first item that cannot be written, with every problem in the details. */
+function refuse(problems: ItemProblem[], items: number): never {
+  const sorted = [...problems].sort((a, b) => a.index - b.index);
+  const first = sorted[0] as ItemProblem;
+  const message =
+    items === 1 ? first.message : `item ${first.index}: ${first.message} (nothing in the batch was written)`;
+  if (first.code === 'conflict') throw new ConflictError(message, sorted);
+  if (sorted.every((p) => p.code === 'content_rejected')) throw new RejectedContentError(message, sorted);
+  throw new ValidationError(message, sorted);
 }

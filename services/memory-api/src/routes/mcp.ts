@@ -1,5 +1,6 @@
 import { BadRequestError, ForbiddenError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
+import { Identifier } from '@hindsight/memory-model';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -14,7 +15,7 @@ import { SseSessions } from '../mcp/sse-sessions.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorBody, ErrorResponses } from './schemas.ts';
 
-const UserIdHeader = z.string().trim().min(1).max(128);
+const UserIdHeader = z.string().trim().pipe(Identifier);
 
 export interface McpRouteOptions {
   memory: MemoryService;
@@ -26,7 +27,7 @@ export interface McpRouteOptions {
   sseKeepAliveMs?: number;
 }
 
-const MessagesQuery = z.object({ sessionId: z.string().min(1).max(128) }).strict();
+const MessagesQuery = z.object({ sessionId: Identifier }).strict();
 const MessageAccepted = z.object({ accepted: z.literal(true) });
 
 /**
@@ -168,6 +169,9 @@ function userIdOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-user-id'];
   if (header === undefined) return undefined;
   const parsed = UserIdHeader.safeParse(header);
-  if (!parsed.success) throw new BadRequestError('X-User-Id must be one user id of 1–128 characters');
+  if (!parsed.success)
+    throw new BadRequestError(
+      'X-User-Id must be one user id: 1–128 characters of well-formed text, no control characters',
+    );
   return parsed.data;
 }

@@ -2,11 +2,11 @@ import {
   HistoryEntry,
   ListQuery,
   MemoryBatchInput,
-  MemoryInput,
   MemoryList,
   MemoryPatch,
   MemoryRecord,
   WriteBatchResult,
+  WriteItem,
   WriteResult,
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -32,7 +32,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
         schema: {
           tags: ['memories'],
           summary: 'Write one memory, or a batch `{items: [...]}` (≤ 1000, all-or-nothing)',
-          body: z.union([MemoryBatchInput, MemoryInput]),
+          body: z.union([MemoryBatchInput, WriteItem]),
           response: {
             200: z.union([WriteResult, WriteBatchResult]),
             201: z.union([WriteResult, WriteBatchResult]),

@@ -1,5 +1,5 @@
 import { ConflictError } from '@hindsight/errors';
-import { MemoryRecord, Source } from '@hindsight/memory-model';
+import { Identifier, MemoryRecord, Source } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { getMemory, type ManageDeps, restoreMemory } from '../memory/manage.ts';
@@ -10,7 +10,7 @@ const Tenant = z.string().trim().min(1).max(128);
 const QuarantineQuery = z
   .object({
     tenant: Tenant,
-    user_id: z.string().min(1).max(128).optional(),
+    user_id: Identifier.optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(50),
     cursor: z.string().max(512).optional(),
   })

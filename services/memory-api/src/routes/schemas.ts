@@ -1,3 +1,4 @@
+import { Identifier } from '@hindsight/memory-model';
 import { z } from 'zod';
 
 export const ErrorBody = z.object({
@@ -14,4 +15,4 @@ export const ErrorResponses = {
   503: ErrorBody,
 } as const;
 
-export const IdParams = z.object({ id: z.string().min(1).max(128) });
+export const IdParams = z.object({ id: Identifier });

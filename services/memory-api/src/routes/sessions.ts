@@ -4,6 +4,7 @@ import {
   AppendTurnsResponse,
   EndSessionBody,
   EndSessionResponse,
+  Identifier,
   SessionTurns,
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,7 +17,7 @@ const TurnsQuery = z
     /** Only turns up to this sequence number (what one consolidation covers). */
     through: z.coerce.number().int().min(1).optional(),
     /** When given, a session of another user answers 404. */
-    user_id: z.string().min(1).max(128).optional(),
+    user_id: Identifier.optional(),
   })
   .strict();
 

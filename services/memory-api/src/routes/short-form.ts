@@ -1,34 +1,13 @@
-import { MemoryInput, SearchRequest, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import { SearchRequest, SearchResponse, WriteItem, WriteResult } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses } from './schemas.ts';
 import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
 
 /**
- * The short forms `/store` and `/retrieve`. `/store` also takes the owner and
- * context from `metadata` (`user_id`, `session_id`, `agent_id`, `timestamp`),
- * which stays in the metadata verbatim.
+ * The short forms `/store` and `/retrieve`. `/store` takes exactly one batch item of
+ * `/v1/memories` (`WriteItem`: the owner and time also from `metadata`).
  */
-const StoreBody = MemoryInput.transform((input) => {
-  const meta = input.metadata ?? {};
-  const text = (key: string) => (typeof meta[key] === 'string' && meta[key] !== '' ? (meta[key] as string) : undefined);
-  const out = { ...input };
-  out.user_id ??= text('user_id');
-  out.session_id ??= text('session_id');
-  out.agent_id ??= text('agent_id');
-  if (out.occurred_at === undefined) {
-    const timestamp = meta.timestamp;
-    const parsed =
-      typeof timestamp === 'number'
-        ? new Date(timestamp < 1e12 ? timestamp * 1000 : timestamp)
-        : typeof timestamp === 'string'
-          ? new Date(timestamp)
-          : undefined;
-    if (parsed && !Number.isNaN(parsed.getTime())) out.occurred_at = parsed.toISOString();
-  }
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as MemoryInput;
-});
-
 export function shortFormRoutes(memory: MemoryService, idempotency: Idempotency): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -37,7 +16,7 @@ export function shortFormRoutes(memory: MemoryService, idempotency: Idempotency)
         schema: {
           tags: ['short form'],
           summary: 'Store one memory (memory_type: a layer or a category)',
-          body: StoreBody,
+          body: WriteItem,
           response: { 200: WriteResult, 201: WriteResult, ...ErrorResponses },
         },
       },

@@ -9,6 +9,7 @@ import type {
   TurnInput,
   WriteResult,
 } from '@hindsight/memory-model';
+import { DEFAULT_USER } from '../memory/write.ts';
 import { type ConsolidationQueue, type NewTurn, SessionOwnerError, type WorkingMemoryStore } from './port.ts';
 
 export interface SessionSettings {
@@ -64,8 +65,7 @@ export class Sessions {
 
   /** `/store` with `memory_type: "working"`: a scratch note in the session's working memory. */
   async appendNote(tenant: string, input: MemoryInput & { session_id: string }): Promise<WriteResult> {
-    const snapshot = await this.deps.working.read(tenant, input.session_id, { last: 0 });
-    const userId = input.user_id ?? snapshot.userId ?? 'default';
+    const userId = input.user_id ?? (await this.sessionOwner(tenant, input.session_id)) ?? DEFAULT_USER;
     const note: NewTurn = {
       role: 'note',
       content: input.content,
@@ -74,6 +74,10 @@ export class Sessions {
     const outcome = await this.append(tenant, input.session_id, userId, [note]);
     await this.armTriggers(tenant, input.session_id, userId, outcome.firstSeq - 1, outcome.lastSeq, outcome.pending);
     return { id: `${input.session_id}#t${outcome.lastSeq}`, status: 'created', layer: 'working' };
+  }
+
+  async sessionOwner(tenant: string, sessionId: string): Promise<string | null> {
+    return (await this.deps.working.read(tenant, sessionId, { last: 0 })).userId;
   }
 
   async turns(tenant: string, sessionId: string, throughSeq?: number): Promise<SessionTurns> {

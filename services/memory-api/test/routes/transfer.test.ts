@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,18 +166,34 @@ describe('export then import into an empty data directory (real processes, real 
     expect((await allRecords(target.url)).has('bad-chunk-good-line')).toBe(false);
   });
 
-  it('answers 409, not 500, when another tenant of the same store already holds an imported id', async () => {
+  it('imports a record whose id another tenant of the same store holds as it imports an unknown id (no existence oracle)', async () => {
     const [record] = (await allRecords(target.url)).values();
     expect(record).toBeDefined();
-    const response = await fetch(`${target.url}/v1/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OTHER_KEY}`, 'content-type': 'application/x-ndjson' },
-      body: `${JSON.stringify(record)}\n`,
-    });
-    expect(response.status).toBe(409);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('conflict');
-    const theirs = await call<{ items: unknown[] }>(target.url, 'GET', '/v1/memories', undefined, OTHER_KEY);
-    expect(theirs.items).toEqual([]);
+    const before = JSON.stringify(await call(target.url, 'GET', `/v1/memories/${record?.id}`));
+    const importing = (line: unknown) =>
+      fetch(`${target.url}/v1/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OTHER_KEY}`, 'content-type': 'application/x-ndjson' },
+        body: `${JSON.stringify(line)}\n`,
+      });
+    const taken = await importing(record);
+    const unknown = await importing({ ...record, id: randomUUID(), user_id: 'u-oracle-unknown' });
+    expect([taken.status, unknown.status]).toEqual([200, 200]);
+    expect(await taken.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0 });
+    expect(await unknown.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0 });
+    // The other tenant holds its copy under an id of its own; the owner's record is untouched.
+    const theirs = await call<{ items: MemoryRecord[] }>(
+      target.url,
+      'GET',
+      `/v1/memories?user_id=${record?.user_id}`,
+      undefined,
+      OTHER_KEY,
+    );
+    expect(theirs.items.map((m) => m.content)).toEqual([record?.content]);
+    expect(theirs.items[0]?.id).not.toBe(record?.id);
+    expect(JSON.stringify(await call(target.url, 'GET', `/v1/memories/${record?.id}`))).toBe(before);
+    // A re-run finds it under that id and skips it.
+    expect(await (await importing(record)).json()).toEqual({ lines: 1, imported: 0, skipped: 1, duplicates: 0 });
   });
 
   it('resumes a killed import without duplicates', async () => {

@@ -1,4 +1,4 @@
-import { ForgetRequest, MemoryFilter } from '@hindsight/memory-model';
+import { ForgetRequest, Identifier, MemoryFilter } from '@hindsight/memory-model';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DEFAULT_USER } from '../../memory/write.ts';
@@ -10,12 +10,7 @@ const fields = MemoryFilter.shape;
 
 export const MemoryForgetArgs = MemoryFilter.pick({ session_id: true, tags: true, before: true, user_id: true })
   .extend({
-    memory_id: z
-      .string()
-      .min(1)
-      .max(128)
-      .optional()
-      .describe('Forget this one memory (an id from memory_search or memory_write).'),
+    memory_id: Identifier.optional().describe('Forget this one memory (an id from memory_search or memory_write).'),
     session_id: fields.session_id.describe(
       "Forget what was learned in this session; alone, it also clears the session's working memory.",
     ),

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConflictError, EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
+import { EmbeddingMismatchError, ValidationError } from '@hindsight/errors';
 import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from '@hindsight/memory-model';
 import { bm25Weights, KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import pg from 'pg';
@@ -9,6 +9,7 @@ import {
   committed,
   DuplicateContentError,
   type EmbeddingSpace,
+  IdTakenError,
   type LayerCounts,
   type MemoryFilter,
   type MemoryStore,
@@ -889,7 +890,7 @@ function portError(error: unknown, batch: WriteBatch): unknown {
   if (code === UNIQUE_VIOLATION && constraint === 'memories_id_key') {
     // "Key (id)=(<id>) already exists." — ids are unique across tenants, as in the SQLite store.
     const id = /=\((.*)\) already exists/.exec(detail ?? '')?.[1] ?? batch.inserts[0]?.record.id;
-    return new ConflictError(`memory ${id} already exists`);
+    return new IdTakenError(id ?? 'unknown');
   }
   if (code !== undefined && UNSTORABLE_TEXT.has(code)) {
     return new ValidationError('text may not contain the NUL character (U+0000)');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
-import { BadRequestError, ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
+import { BadRequestError, EmbeddingMismatchError } from '@hindsight/errors';
 import {
   type ErasureReceipt,
   LAYERS,
@@ -15,6 +15,7 @@ import {
   type Candidate,
   DuplicateContentError,
   type EmbeddingSpace,
+  IdTakenError,
   type LayerCounts,
   type MemoryFilter,
   type MemoryStore,
@@ -382,7 +383,7 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
       this.retrieve(updateIds, { with_payload: true, with_vector: true }),
     ]);
     const firstTaken = taken[0];
-    if (firstTaken) throw new ConflictError(`memory ${memoryIdOf(firstTaken)} already exists`);
+    if (firstTaken) throw new IdTakenError(memoryIdOf(firstTaken));
     const beforeById = new Map(before.map((point) => [String(point.id), point]));
     const stale = batch.updates
       .filter(({ record }, i) => storedVersion(beforeById.get(updateIds[i] ?? '')) !== record.version)

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConflictError, EmbeddingMismatchError } from '@hindsight/errors';
+import { EmbeddingMismatchError } from '@hindsight/errors';
 import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from '@hindsight/memory-model';
 import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -9,6 +9,7 @@ import {
   type Candidate,
   DuplicateContentError,
   type EmbeddingSpace,
+  IdTakenError,
   type LayerCounts,
   type MemoryFilter,
   type MemoryStore,
@@ -320,7 +321,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         } catch (error) {
           if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
           // Ids are unique across tenants (an import may carry one another tenant already holds).
-          if (isUniqueViolation(error, 'memories.id')) throw new ConflictError(`memory ${record.id} already exists`);
+          if (isUniqueViolation(error, 'memories.id')) throw new IdTakenError(record.id);
           throw error;
         }
         insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
