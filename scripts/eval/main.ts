@@ -11,9 +11,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawnMemoryApi } from '@hindsight/testing';
 import { detectEvalKind } from './kinds.ts';
 import { DEFAULT_KS } from './run.ts';
-import { spawnMemoryApi } from './service-process.ts';
 import { formatSessionsTables, renderSessionsHtml } from './sessions/report.ts';
 import { runSessionsEval } from './sessions/run.ts';
 import { chooseStore, parseStoreName, type StoreName } from './store-choice.ts';

@@ -1,5 +1,5 @@
 import { MemoryApiClient } from '@hindsight/memory-client';
-import { type MemoryApiProcess, spawnMemoryApi } from './service-process.ts';
+import { type MemoryApiProcess, spawnMemoryApi } from '@hindsight/testing';
 
 /** The memory-api an eval talks to: one already running (`--url`) or a fresh child process. */
 export interface EvalTarget {

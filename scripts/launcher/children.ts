@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { pollReady } from '@hindsight/http/poll-ready';
 
 const GUARDIAN = fileURLToPath(new URL('./guardian.ts', import.meta.url));
 
@@ -91,30 +92,15 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-/**
- * Polls `url` until it answers 200, the child exits, or `timeoutMs` passes.
- * Returns why it stopped waiting.
- */
-export async function waitUntilReady(
+/** Polls `url` until it answers 200, the child exits, or `timeoutMs` passes; says why it stopped waiting. */
+export function waitUntilReady(
   url: string,
   child: ChildProcess,
   timeoutMs: number,
 ): Promise<'ready' | 'exited' | 'timeout'> {
-  const deadline = Date.now() + timeoutMs;
-  let gone = child.exitCode !== null || child.signalCode !== null;
-  child.once('exit', () => {
-    gone = true;
+  return pollReady(url, {
+    timeoutMs,
+    intervalMs: 250,
+    hasExited: () => child.exitCode !== null || child.signalCode !== null,
   });
-  while (Date.now() < deadline) {
-    if (gone) return 'exited';
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await response.body?.cancel();
-      if (response.status === 200) return 'ready';
-    } catch {
-      // Not listening yet: keep polling until the deadline.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return 'timeout';
 }

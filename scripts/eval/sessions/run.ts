@@ -10,9 +10,15 @@ import { createProgress } from '@hindsight/cli/progress';
 import type { ConsolidationResult } from '@hindsight/jobs';
 import { MemoryApiClient, MemoryApiError } from '@hindsight/memory-client';
 import type { MemoryInput, MemoryRecord, SearchResponse } from '@hindsight/memory-model';
-import { freePort, type ServiceProcess, spawnService } from '@hindsight/testing';
+import {
+  freePort,
+  REPO_ROOT,
+  type ServiceProcess,
+  spawnMemoryApi,
+  spawnService,
+  uniquePrefix,
+} from '@hindsight/testing';
 import { percentile, round } from '../scoring.ts';
-import { REPO_ROOT, spawnMemoryApi, uniquePrefix } from '../service-process.ts';
 import { type EvalTarget, evalRunId, evalUserId, openEvalTarget } from '../target.ts';
 import { type FixtureUser, loadSessionsFixture, type Split, timedTurns } from './fixture.ts';
 import { assertsStale, holdsAll, share, statesChoice } from './score.ts';

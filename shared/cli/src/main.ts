@@ -1,5 +1,4 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { evalCommand } from './commands/eval.ts';
 import {
   FORGET_OPTIONS,
   forgetCommand,
@@ -31,7 +30,6 @@ commands:
   reindex             re-embed every memory in place with the configured embedder, then switch the store to it;
                       resumable, idempotent. Stop memory-api first; reads memory-api's environment (VECTOR_STORE,
                       DATA_DIR / DATABASE_URL / QDRANT_URL, EMBEDDER_URL or EMBEDDINGS_*)   [--batch-size N]
-  eval …              the retrieval eval (same options as npm run eval)
 
 options for every command:
   --url URL           memory-api (env HINDSIGHT_URL, default http://127.0.0.1:8001)
@@ -72,7 +70,6 @@ export async function runCli(argv: readonly string[], io: Io = defaultIo()): Pro
     (name === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (name === 'eval') return evalCommand(new CommandContext(io, {}), rest);
   const command = COMMANDS[name];
   if (!command) {
     io.stderr.write(`unknown command "${name}"\n\n${USAGE}\n`);

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type MemoryApiProcess, spawnMemoryApi } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MemoryApiProcess, spawnMemoryApi } from '../../../scripts/eval/service-process.ts';
 
 const BIN = fileURLToPath(new URL('../bin/hindsight.js', import.meta.url));
 const TENANT_KEY = 'cli-test-key';

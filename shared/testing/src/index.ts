@@ -4,6 +4,14 @@ export {
   startChatCompletionsServer,
 } from './chat-completions-server.ts';
 export { freePort } from './free-port.ts';
+export {
+  deleteRedisKeys,
+  type MemoryApiProcess,
+  type MemoryApiSpawnOptions,
+  REPO_ROOT,
+  spawnMemoryApi,
+  uniquePrefix,
+} from './memory-api-process.ts';
 export { type PgliteServer, type PgliteServerOptions, spawnPgliteServer, startPgliteServer } from './pglite-server.ts';
 export { type RedisServer, startRedisServer } from './redis-server.ts';
 export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { pollReady } from '@hindsight/http/poll-ready';
 
 /** A service of this repository running as a real child process on loopback. */
 export interface ServiceProcess {
@@ -93,19 +94,14 @@ export async function waitForReady(
   void service.exited.then((code) => {
     exitCode = code;
   });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) {
-      throw new Error(`${service.name} exited (code ${exitCode}) before it was ready:\n${service.output()}`);
-    }
-    try {
-      // Bounded, so a half-started process cannot hold one poll past the deadline for long.
-      const response = await fetch(`${service.url}${path}`, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) return;
-    } catch {
-      // Not listening yet: poll again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+  const outcome = await pollReady(`${service.url}${path}`, {
+    timeoutMs,
+    intervalMs: 150,
+    hasExited: () => exitCode !== undefined,
+  });
+  if (outcome === 'ready') return;
+  if (outcome === 'exited') {
+    throw new Error(`${service.name} exited (code ${exitCode}) before it was ready:\n${service.output()}`);
   }
   throw new Error(`${service.name} was not ready within ${timeoutMs} ms:\n${service.output()}`);
 }

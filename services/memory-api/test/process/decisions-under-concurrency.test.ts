@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { HistoryEntry, MemoryRecord } from '@hindsight/memory-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurstReply, type BurstRequest, burst } from '../support/burst.ts';
-import { type ServiceProcess, spawnMemoryApi } from '../support/process.ts';
+import { type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * Decide-and-commit under concurrency (issue 12, items 6–9), from the client's side: two real
@@ -20,8 +20,8 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hindsight-concurrency-'));
   const env = { DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomUUID()}` };
   // One after the other: the first creates the schema, the second opens it.
-  const first = await spawnMemoryApi(env);
-  const second = await spawnMemoryApi(env);
+  const first = await spawnService('memory-api', env);
+  const second = await spawnService('memory-api', env);
   replicas = [first, second];
 }, 90_000);
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnMemoryApi } from '../support/process.ts';
+import { spawnService } from '../support/process.ts';
 
 let dataDir: string;
 const env = () => ({ DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomUUID()}` });
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('memory-api as a real process', () => {
   it('keeps a memory acknowledged with 2xx after SIGKILL and restart', async () => {
-    const first = await spawnMemoryApi(env());
+    const first = await spawnService('memory-api', env());
     const response = await fetch(`${first.url}/store`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -32,7 +32,7 @@ describe('memory-api as a real process', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const second = await spawnMemoryApi(env());
+    const second = await spawnService('memory-api', env());
     try {
       const record = await fetch(`${second.url}/v1/memories/${id}`);
       expect(record.status).toBe(200);
@@ -45,7 +45,7 @@ describe('memory-api as a real process', () => {
   });
 
   it('refuses to listen on a non-loopback address without API keys', async () => {
-    const service = await spawnMemoryApi({ ...env(), HOST: '0.0.0.0' }, { waitReady: false });
+    const service = await spawnService('memory-api', { ...env(), HOST: '0.0.0.0' }, { waitReady: false });
     const code = await Promise.race([service.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
     if (code === 'hung') await service.stop('SIGKILL');
     expect(code).toBe(78);
@@ -53,7 +53,8 @@ describe('memory-api as a real process', () => {
   });
 
   it('lists every configuration problem at once and exits', async () => {
-    const service = await spawnMemoryApi(
+    const service = await spawnService(
+      'memory-api',
       { ...env(), PORT: '8001', MERGE_THRESHOLD: 'high', RANK_AGREEMENT: '-3' },
       { waitReady: false },
     );

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * Issue 12 item 10, the read side: memory-api and the embedder service as two real processes; the
@@ -44,7 +44,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'hindsight-embedder-down-'));
   embedderPort = await freePort();
   embedder = await spawnService('embedder', { PORT: String(embedderPort) });
-  api = await spawnMemoryApi({
+  api = await spawnService('memory-api', {
     DATA_DIR: dataDir,
     REDIS_PREFIX: `test-${randomUUID()}`,
     EMBEDDER_URL: `http://127.0.0.1:${embedderPort}`,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForReady } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * The embedder service frozen (SIGSTOP) and killed under a running memory-api (issue 12.10):
@@ -68,7 +68,7 @@ async function refusedWrites(memoryId: string, round: string): Promise<Array<{ r
 describe('memory-api while the embedder service is frozen or killed', () => {
   it('fails writes fast with 503, answers searches by keywords, and recovers when the embedder answers again', async () => {
     embedder = await spawnService('embedder', {});
-    api = await spawnMemoryApi({
+    api = await spawnService('memory-api', {
       DATA_DIR: dataDir,
       REDIS_PREFIX: `test-${randomUUID()}`,
       EMBEDDER_URL: embedder.url,

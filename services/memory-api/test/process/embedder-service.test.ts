@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 let dataDir: string;
 let embedderPort: number;
@@ -35,7 +35,7 @@ afterAll(async () => {
 describe('memory-api with the embedder service as two processes', () => {
   it('stores and retrieves through the embedder, and fails cleanly while it is down', async () => {
     embedder = await spawnService('embedder', { PORT: String(embedderPort) });
-    api = await spawnMemoryApi(apiEnv());
+    api = await spawnService('memory-api', apiEnv());
 
     const stored = await fetch(
       `${api.url}/store`,
@@ -81,7 +81,7 @@ describe('memory-api with the embedder service as two processes', () => {
   it('refuses to start on a store built with another embedding dimension, saying how to re-index', async () => {
     await embedder?.stop();
     embedder = await spawnService('embedder', { PORT: String(embedderPort), EMBEDDINGS_DIM: '256' });
-    api = await spawnMemoryApi(apiEnv(), { waitReady: false });
+    api = await spawnService('memory-api', apiEnv(), { waitReady: false });
     const code = await Promise.race([api.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
     if (code === 'hung') await api.stop('SIGKILL');
     expect(code).toBe(1);

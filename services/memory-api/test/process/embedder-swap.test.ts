@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAYA_FACTS, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts';
-import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * An upgrade that changes the built-in model (builtin-v2 → builtin-v3), through real processes:
@@ -21,7 +21,7 @@ const redisPrefix = `test-swap-${randomUUID()}`;
 async function start(dataDir: string, embedderEnv: Record<string, string>): Promise<ServiceProcess> {
   const embedderPort = await freePort();
   running.push(await spawnService('embedder', { PORT: String(embedderPort), ...embedderEnv }));
-  const api = await spawnMemoryApi({
+  const api = await spawnService('memory-api', {
     DATA_DIR: dataDir,
     REDIS_PREFIX: redisPrefix,
     EMBEDDER_URL: `http://127.0.0.1:${embedderPort}`,
@@ -68,7 +68,8 @@ describe('swapping the built-in embedder under an existing store (real processes
     // The upgrade: the embedder now serves builtin-v3 by default.
     const embedderPort = await freePort();
     running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
-    const refused = await spawnMemoryApi(
+    const refused = await spawnService(
+      'memory-api',
       { DATA_DIR: oldDir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
       { waitReady: false },
     );

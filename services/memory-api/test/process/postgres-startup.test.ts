@@ -3,7 +3,7 @@ import { startPgliteServer } from '@hindsight/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadMemoryApiConfig } from '../../src/config.ts';
-import { spawnMemoryApi } from '../support/process.ts';
+import { spawnService } from '../support/process.ts';
 
 /**
  * memory-api against a PostgreSQL without pgvector: the Debian PostgreSQL these machines run on
@@ -32,7 +32,8 @@ if (server !== 'no-pgvector') {
 }
 
 async function exitOf(env: Record<string, string>) {
-  const service = await spawnMemoryApi(
+  const service = await spawnService(
+    'memory-api',
     { REDIS_PREFIX: `test-${randomUUID()}`, VECTOR_STORE: 'postgres', ...env },
     { waitReady: false },
   );

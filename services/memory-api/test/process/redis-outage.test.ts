@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, type RedisServer, startRedisServer, waitForReady } from '@hindsight/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, spawnMemoryApi } from '../support/process.ts';
+import { type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * Redis outages from a client's side (issue 12.10): a memory-api on a throwaway redis-server of
@@ -78,7 +78,7 @@ function redisRequests(memoryId: string): Array<[string, string, unknown?, Recor
 describe('memory-api while Redis is down', () => {
   it('answers 503 dependency_unavailable naming redis on every route that needs it, keeps serving reads, and recovers by itself', async () => {
     redis = await startRedisServer();
-    api = await spawnMemoryApi(apiEnv(redis.url));
+    api = await spawnService('memory-api', apiEnv(redis.url));
     const stored = await call('POST', '/store', {
       content: 'The user plays the cello',
       memory_type: 'fact',
@@ -143,7 +143,7 @@ describe('memory-api while Redis is down', () => {
 
   it('starts without Redis, reports not-ready naming redis, serves what needs no Redis, and becomes ready when Redis comes', async () => {
     const port = await freePort();
-    api = await spawnMemoryApi(apiEnv(`redis://127.0.0.1:${port}`), { waitReady: false });
+    api = await spawnService('memory-api', apiEnv(`redis://127.0.0.1:${port}`), { waitReady: false });
     await waitForReady({ ...api, name: 'memory-api' }, '/health', 30_000);
 
     const ready = await call('GET', '/ready');

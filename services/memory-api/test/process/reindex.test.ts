@@ -9,7 +9,7 @@ import type { MemoryRecord } from '@hindsight/memory-model';
 import { type PgliteServer, startPgliteServer } from '@hindsight/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAYA_FACTS, PARAPHRASED_ANSWER, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts';
-import { freePort, type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * `hindsight reindex` through real processes: memory-api and the embedder service as children, the
@@ -49,14 +49,14 @@ async function startEmbedder(env: Record<string, string> = {}): Promise<string> 
 }
 
 async function startApi(store: Record<string, string>): Promise<ServiceProcess> {
-  const api = await spawnMemoryApi({ REDIS_PREFIX: redisPrefix, ...redis, ...store });
+  const api = await spawnService('memory-api', { REDIS_PREFIX: redisPrefix, ...redis, ...store });
   running.push(api);
   return api;
 }
 
 /** memory-api expected to refuse the store: its exit code and output. */
 async function refusedStart(store: Record<string, string>): Promise<string> {
-  const api = await spawnMemoryApi({ REDIS_PREFIX: redisPrefix, ...redis, ...store }, { waitReady: false });
+  const api = await spawnService('memory-api', { REDIS_PREFIX: redisPrefix, ...redis, ...store }, { waitReady: false });
   running.push(api);
   const code = await Promise.race([api.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000))]);
   expect(code, api.output()).toBe(1);

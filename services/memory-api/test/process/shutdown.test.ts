@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, spawnMemoryApi, spawnService } from '../support/process.ts';
+import { type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
  * SIGTERM with work in flight that would never end by itself (issue 12.10): a write waiting on a
@@ -40,7 +40,7 @@ async function halfSentRequest(port: number): Promise<void> {
 describe('memory-api shutdown', () => {
   it('exits within SHUTDOWN_TIMEOUT_MS after SIGTERM while a write waits on a frozen embedder and a request is half sent', async () => {
     embedder = await spawnService('embedder', {});
-    api = await spawnMemoryApi({
+    api = await spawnService('memory-api', {
       DATA_DIR: dataDir,
       REDIS_PREFIX: `test-${randomUUID()}`,
       EMBEDDER_URL: embedder.url,

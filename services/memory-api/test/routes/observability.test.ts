@@ -1,6 +1,6 @@
 import { parsePrometheusText } from '@hindsight/metrics';
+import { type MemoryApiProcess, spawnMemoryApi } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MemoryApiProcess, spawnMemoryApi } from '../../../../scripts/eval/service-process.ts';
 
 const KEY = 'observability-key';
 const ADMIN = 'observability-admin';

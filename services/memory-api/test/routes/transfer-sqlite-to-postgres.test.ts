@@ -1,7 +1,6 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
-import { type PgliteServer, startPgliteServer } from '@hindsight/testing';
+import { type MemoryApiProcess, type PgliteServer, spawnMemoryApi, startPgliteServer } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MemoryApiProcess, spawnMemoryApi } from '../../../../scripts/eval/service-process.ts';
 
 const KEY = 'move-key';
 const SERVICE_ENV = { API_KEYS: `acme:${KEY}`, ADMIN_API_KEY: 'move-admin' };

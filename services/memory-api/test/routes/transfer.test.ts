@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MemoryRecord } from '@hindsight/memory-model';
+import { type MemoryApiProcess, spawnMemoryApi } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MemoryApiProcess, spawnMemoryApi } from '../../../../scripts/eval/service-process.ts';
 
 const BIN = fileURLToPath(new URL('../../../../shared/cli/bin/hindsight.js', import.meta.url));
 const KEY = 'transfer-key';

@@ -6,15 +6,12 @@ export { freePort, type ServiceProcess };
 
 const SERVICES_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** memory-api as a real child process (`tsx src/main.ts`), waiting until /ready answers 200. */
-export function spawnMemoryApi(
-  env: Record<string, string>,
-  options: { waitReady?: boolean } = {},
-): Promise<ServiceProcess> {
-  return spawnService('memory-api', env, options);
-}
-
-/** A service of this repository as a real child process, on a free port unless PORT is given. */
+/**
+ * A service of this repository (`memory-api`, `embedder`, …) as a real child process on a free
+ * port unless PORT is given, waiting until /ready answers 200 unless told not to. The caller's env
+ * is the whole configuration (a test that wants a temp store and prefix sets DATA_DIR and
+ * REDIS_PREFIX; `spawnMemoryApi` of @hindsight/testing does that for the common case).
+ */
 export async function spawnService(
   name: string,
   env: Record<string, string>,

@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, type ServiceProcess, spawnService } from '@hindsight/testing';
 import { Redis } from 'ioredis';
+import { freePort } from './free-port.ts';
+import { type ServiceProcess, spawnService } from './service-process.ts';
 
-export { freePort };
-
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository's root (this package is dev-only and always runs from a checkout). */
+export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MEMORY_API_MAIN = join(REPO_ROOT, 'services/memory-api/src/main.ts');
 
 export interface MemoryApiProcess {
@@ -25,7 +25,7 @@ export interface MemoryApiProcess {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export interface SpawnOptions {
+export interface MemoryApiSpawnOptions {
   /** Extra or overriding environment (e.g. API_KEYS). */
   env?: Record<string, string>;
   /** Reuse a data directory (e.g. a restart on the same store); a temp dir is made otherwise. */
@@ -42,10 +42,10 @@ export function uniquePrefix(label: string): string {
 
 /**
  * memory-api as a real child process on loopback — a free port, its own temp DATA_DIR and Redis
- * prefix, no rate limit — ready when `/ready` answers 200. Used by the eval, the benchmarks, the
- * CLI's `eval` and the tests that need the real service.
+ * prefix, no rate limit — ready when `/ready` answers 200. Used by the eval, the benchmarks and
+ * the tests that need the real service.
  */
-export async function spawnMemoryApi(options: SpawnOptions = {}): Promise<MemoryApiProcess> {
+export async function spawnMemoryApi(options: MemoryApiSpawnOptions = {}): Promise<MemoryApiProcess> {
   const port = await freePort();
   const ownsData = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'hindsight-memory-api-')));
