@@ -1,98 +1,174 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createDeployment,
-  type Deployment,
-  getJson,
-  postJson,
-  type ServiceProcess,
-  spawnService,
-} from './support/processes.ts';
+import { postJson } from './support/processes.ts';
+import { type ChatAnswer, type Stack, startStack } from './support/stack.ts';
 
-let deployment: Deployment;
-let memoryApi: ServiceProcess;
-let worker: ServiceProcess;
-let agent: ServiceProcess;
+let stack: Stack;
 
 beforeAll(async () => {
-  deployment = await createDeployment();
-  memoryApi = await spawnService('memory-api', deployment.memoryApiEnv);
-  const memoryApiClientEnv = { MEMORY_API_URL: memoryApi.url, MEMORY_API_KEY: deployment.apiKey };
-  // The worker acts for each job's tenant with memory-api's admin key, as deployed.
-  worker = await spawnService('consolidation-worker', {
-    ...deployment.memoryApiEnv,
-    MEMORY_API_URL: memoryApi.url,
-    MEMORY_API_KEY: deployment.memoryApiEnv.ADMIN_API_KEY as string,
-  });
-  agent = await spawnService('agent', memoryApiClientEnv);
+  stack = await startStack();
 }, 120_000);
 
 afterAll(async () => {
-  await agent?.stop();
-  await worker?.stop();
-  await memoryApi?.stop();
-  await deployment?.cleanup();
+  await stack?.stop();
 });
 
-/** Polls memory-api's job until it finished, for at most 60 s. */
-async function waitForJob(jobId: string): Promise<{ state: string; result?: unknown }> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const job = await getJson(`${memoryApi.url}/v1/jobs/${encodeURIComponent(jobId)}`, {
-      authorization: `Bearer ${deployment.apiKey}`,
-    });
-    if (job.body?.state === 'completed' || job.body?.state === 'failed') return job.body;
-    if (Date.now() > deadline)
-      throw new Error(`job ${jobId} not finished within 60 s: ${JSON.stringify(job.body)}\n${worker.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+const DONT_KNOW_EN = /^I don't know\b/;
+const DONT_KNOW_ZH = /^我不知道/;
+
+/** Tells `told` in session 1, ends it (the worker consolidates), and returns a chat function for session 2. */
+async function afterOneSession(user: string, told: string[]) {
+  const acknowledgements: string[] = [];
+  for (const message of told) acknowledgements.push((await stack.chat(user, `${user}-s1`, message)).reply);
+  await stack.endSession(user, `${user}-s1`);
+  return {
+    acknowledgements,
+    ask: (message: string) => stack.chat(user, `${user}-s2`, message),
+  };
 }
 
-async function tellThenAskInANewSession(user: string, told: string[], ask: string) {
-  for (const message of told) {
-    const reply = await postJson(`${agent.url}/chat`, { user_id: user, session_id: `${user}-s1`, message });
-    expect(reply.status).toBe(200);
-  }
-  const ended = await postJson(`${agent.url}/sessions/${user}-s1/end`, { user_id: user });
-  expect(ended.status).toBe(202);
-  expect(ended.body.session_id).toBe(`${user}-s1`);
-  const job = await waitForJob(ended.body.job_id);
-  expect(job.state).toBe('completed');
-
-  // Consolidated: the session's working memory is cleared, the fact is long-term now.
-  const turns = await getJson(`${memoryApi.url}/v1/sessions/${user}-s1/turns`, {
-    authorization: `Bearer ${deployment.apiKey}`,
-  });
-  expect(turns.body.turns).toEqual([]);
-
-  const asked = await postJson(`${agent.url}/chat`, { user_id: user, session_id: `${user}-s2`, message: ask });
-  expect(asked.status).toBe(200);
-  expect(asked.body.session_id).toBe(`${user}-s2`);
-  return asked.body as { reply: string; memories_used: Array<{ content: string; layer: string }> };
-}
+const contents = (answer: ChatAnswer) => answer.memories_used.map((m) => m.content);
 
 describe('end to end across real processes: agent → MCP → memory-api → store, worker consolidating', () => {
-  it('remembers a peanut allergy from one session in the next (English)', async () => {
-    const answer = await tellThenAskInANewSession(
-      'e2e-liam',
-      ["Hi! Just so you know, I'm allergic to peanuts.", 'Thanks, that is all for today.'],
-      'Can you recommend me a snack?',
-    );
-    expect(answer.reply).toMatch(/peanut/i);
-    expect(answer.reply).not.toMatch(/peanut butter crackers|trail mix/);
-    expect(answer.memories_used.some((m) => /allergic to peanuts/i.test(m.content) && m.layer === 'semantic')).toBe(
-      true,
-    );
-  }, 120_000);
+  it('answers questions, requests and statements in a new session from what was told in the last (English)', async () => {
+    const liam = await afterOneSession('e2e-liam', [
+      "Hi! I'm allergic to peanuts.",
+      'My daughter is called Mia and she is seven.',
+      'I work as a nurse at the city hospital.',
+      "I'm vegetarian.",
+      'I hate olives.',
+      "My wife's name is Sara.",
+      'I have two cats.',
+      'I drive a Toyota Corolla.',
+      'Thanks, that is all for today.',
+    ]);
+    // Statements are acknowledged with what was understood, never as questions.
+    expect(liam.acknowledgements.slice(0, 3)).toEqual([
+      "Noted: you're allergic to peanuts.",
+      'Noted: your daughter is called Mia and she is seven.',
+      'Noted: you work as a nurse at the city hospital.',
+    ]);
+    expect(liam.acknowledgements[8]).toBe("You're welcome!");
 
-  it('remembers a peanut allergy from one session in the next (Chinese)', async () => {
-    const answer = await tellThenAskInANewSession(
-      'e2e-mei',
-      ['你好，我对花生过敏。', '好的，谢谢。'],
-      '给我推荐一个零食吧',
+    const allergies = await liam.ask('Do I have any allergies?');
+    expect(allergies.reply).toBe("You told me you're allergic to peanuts.");
+    expect(allergies.memories_used).toEqual([
+      expect.objectContaining({ content: expect.stringMatching(/allergic to peanuts/), layer: 'semantic' }),
+    ]);
+
+    const daughter = await liam.ask("What is my daughter's name?");
+    expect(daughter.reply).toBe('You told me your daughter is called Mia and she is seven.');
+    // The wife's name scores close to the daughter's for this question; it does not answer it.
+    expect(contents(daughter).join(' ')).not.toMatch(/Sara/);
+
+    expect((await liam.ask('Can you remind me what I do for work?')).reply).toMatch(
+      /^You told me you work as a nurse at the city hospital\.$/,
     );
-    expect(answer.reply).toMatch(/花生/);
-    expect(answer.reply.match(/花生过敏/g)).toHaveLength(1);
-    expect(answer.reply).not.toMatch(/花生酱|花生杏仁/);
-    expect(answer.memories_used.some((m) => /花生/.test(m.content) && m.layer === 'semantic')).toBe(true);
-  }, 120_000);
+    expect((await liam.ask("What's my wife called?")).reply).toBe("You told me your wife's name is Sara.");
+    expect((await liam.ask('How many cats do I have?')).reply).toBe('You told me you have two cats.');
+    expect((await liam.ask('How old is my daughter?')).reply).toMatch(/seven/);
+    expect((await liam.ask('What car do I have?')).reply).toBe('You told me you drive a Toyota Corolla.');
+    expect((await liam.ask('Do I eat meat?')).reply).toBe("You told me you're vegetarian.");
+
+    const snack = await liam.ask('Any idea what snack I could bring to the party?');
+    expect(snack.reply).toMatch(
+      /^Since you told me you're allergic to peanuts, you're vegetarian and you hate olives, how about /,
+    );
+    expect(snack.reply).not.toMatch(/peanut butter|trail mix|olive skewers|ham|shrimp/);
+    expect(contents(snack).join(' ')).toMatch(/peanuts[\s\S]*vegetarian[\s\S]*olives/);
+
+    // Nothing told answers these: said plainly, nothing invented, nothing used.
+    for (const unknown of [
+      "What's my mother's name?",
+      'Where did I go to university?',
+      'What is my favourite colour?',
+    ]) {
+      const answer = await liam.ask(unknown);
+      expect(answer.reply, unknown).toMatch(DONT_KNOW_EN);
+      expect(answer.memories_used, unknown).toEqual([]);
+    }
+
+    // New statements and a correction in session 2 are acknowledged as such.
+    expect((await liam.ask('My son Leo just started school.')).reply).toBe('Noted: your son Leo just started school.');
+    expect((await liam.ask("Actually it's Lisbon, not Berlin.")).reply).toBe(
+      "Thanks for the correction — noted: it's Lisbon, not Berlin.",
+    );
+  }, 180_000);
+
+  it('does the same in Chinese', async () => {
+    const mei = await afterOneSession('e2e-mei', [
+      '你好，我对虾过敏。',
+      '我住在成都。',
+      '我女儿叫小美，今年八岁。',
+      '我在一家银行工作。',
+      '我喜欢喝绿茶。',
+      '好的，谢谢。',
+    ]);
+    expect(mei.acknowledgements).toEqual([
+      '好的，记下了：你对虾过敏。',
+      '好的，记下了：你住在成都。',
+      '好的，记下了：你女儿叫小美，今年八岁。',
+      '好的，记下了：你在一家银行工作。',
+      '好的，记下了：你喜欢喝绿茶。',
+      '不客气！',
+    ]);
+    expect((await mei.ask('我住在哪里？')).reply).toBe('你跟我说过：你住在成都。');
+    expect((await mei.ask('我女儿叫什么名字？')).reply).toBe('你跟我说过：你女儿叫小美，今年八岁。');
+    expect((await mei.ask('我是做什么工作的？')).reply).toBe('你跟我说过：你在一家银行工作。');
+    expect((await mei.ask('我对什么过敏？')).reply).toBe('你跟我说过：你对虾过敏。');
+    expect((await mei.ask('我喜欢喝什么？')).reply).toBe('你跟我说过：你喜欢喝绿茶。');
+
+    const snack = await mei.ask('给我推荐一个零食吧');
+    expect(snack.reply).toMatch(/^你跟我说过你对虾过敏，所以我照这个来挑。可以试试/);
+    expect(snack.reply.match(/虾/g)).toHaveLength(1);
+    expect(snack.memories_used.some((m) => /虾/.test(m.content) && m.layer === 'semantic')).toBe(true);
+
+    const unknown = await mei.ask('我妈妈叫什么名字？');
+    expect(unknown.reply).toMatch(DONT_KNOW_ZH);
+    expect(unknown.memories_used).toEqual([]);
+    expect((await mei.ask('其实我住在上海，不是成都。')).reply).toBe('谢谢指正，已更正：你住在上海，不是成都。');
+  }, 180_000);
+
+  it('honours standing preferences told in an earlier session: short answers, the reply language', async () => {
+    const ana = await afterOneSession('e2e-ana', [
+      'Please keep your answers short.',
+      'I live in Porto.',
+      "I'm a software engineer.",
+    ]);
+    expect(ana.acknowledgements[0]).toBe("Sure — from now on I'll keep my answers short.");
+    expect((await ana.ask('Where do I live?')).reply).toBe('You live in Porto.');
+
+    const wang = await afterOneSession('e2e-wang', ['请用中文回答我。', 'I have a dog called Rex.']);
+    expect(wang.acknowledgements[0]).toBe('好的，以后我会用中文回答你。');
+    expect((await wang.ask("What's my dog called?")).reply).toMatch(/^你跟我说过：.*Rex/);
+    expect((await wang.ask('What is my brother called?')).reply).toMatch(DONT_KNOW_ZH);
+  }, 180_000);
+
+  it('answers from what was said earlier in the same session, before it is consolidated', async () => {
+    await stack.chat('e2e-zoe', 'e2e-zoe-s1', 'My brother Sam lives in Toronto.');
+    const asked = await stack.chat('e2e-zoe', 'e2e-zoe-s1', 'Where does my brother live?');
+    expect(asked.reply).toBe('You told me your brother Sam lives in Toronto.');
+    expect(asked.memories_used).toEqual([expect.objectContaining({ layer: 'working' })]);
+    // The question itself is not a memory that answers it.
+    expect((await stack.chat('e2e-zoe', 'e2e-zoe-s1', 'Where do I live?')).reply).toMatch(DONT_KNOW_EN);
+  }, 60_000);
+
+  it('dates what was told on an earlier day', async () => {
+    const stored = await postJson(
+      `${stack.memoryApi.url}/v1/memories`,
+      {
+        content: 'The user is allergic to peanuts.',
+        memory_type: 'fact',
+        user_id: 'e2e-omar',
+        occurred_at: '2025-03-03T10:00:00.000Z',
+      },
+      { authorization: `Bearer ${stack.deployment.apiKey}` },
+    );
+    expect(stored.status).toBe(201);
+    expect((await stack.chat('e2e-omar', 'e2e-omar-s1', 'What am I allergic to?')).reply).toBe(
+      "On 3 March 2025 you told me you're allergic to peanuts.",
+    );
+    expect((await stack.chat('e2e-omar', 'e2e-omar-s1', '我对什么过敏？')).reply).toBe(
+      "你在2025年3月3日跟我说过：you're allergic to peanuts。",
+    );
+  }, 60_000);
 });

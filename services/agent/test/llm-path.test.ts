@@ -37,6 +37,13 @@ beforeAll(async () => {
       return { content: 'Kyoto ryokan booking in April' };
     }
     if (/that thing/i.test(text)) return { content: 'Noted.' };
+    if (/daughter/i.test(text)) {
+      // Answers from the memory lines in its prompt, as a model told to would.
+      const line = (request.messages[0]?.content ?? '')
+        .split('\n')
+        .find((l) => /daughter/i.test(l) && l.startsWith('- ['));
+      return { content: line ? `From your memories: ${line}` : "I don't know." };
+    }
     if (/snack/i.test(text))
       return {
         toolCalls: [{ name: 'memory_search', arguments: { query: 'food allergies', user_id: 'someone-else' } }],
@@ -194,6 +201,34 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
     }
   });
 
+  it('gives the model the memories that answer a question, dated, and the rule to say it does not know otherwise', async () => {
+    const stored = await postJson(
+      `${memoryApi.url}/v1/memories`,
+      {
+        content: "The user's daughter is called Mia.",
+        memory_type: 'fact',
+        user_id: 'llm-rosa',
+        occurred_at: '2025-03-03T09:00:00.000Z',
+      },
+      { authorization: `Bearer ${deployment.apiKey}` },
+    );
+    expect(stored.status).toBe(201);
+    const before = model.requests.length;
+    const chat = await postJson(`${agent.url}/chat`, {
+      user_id: 'llm-rosa',
+      session_id: 'llm-r1',
+      message: "What is my daughter's name?",
+    });
+    expect(chat.status).toBe(200);
+    expect(chat.body.reply).toBe("From your memories: - [2025-03-03] fact: The user's daughter is called Mia.");
+    expect(chat.body.memories_used.map((m: { content: string }) => m.content)).toContain(
+      "The user's daughter is called Mia.",
+    );
+    const system = model.requests[before]!.messages[0]!.content ?? '';
+    expect(system).toMatch(/say plainly that you don't know/);
+    expect(system).toMatch(/speak to the user as "you"/);
+  });
+
   it('answers with the offline policy when the model cannot be reached', async () => {
     const unreachable = await startAgent({
       MEMORY_API_URL: memoryApi.url,
@@ -209,7 +244,16 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
         message: 'Can you recommend me a snack?',
       });
       expect(chat.status).toBe(200);
-      expect(chat.body.reply).toMatch(/^Since you're allergic to peanuts/);
+      expect(chat.body.reply).toMatch(
+        /^Since you told me you're allergic to peanuts and you love salted popcorn, how about lightly salted popcorn/,
+      );
+      const asked = await postJson(`${unreachable.url}/chat`, {
+        user_id: 'llm-dana',
+        session_id: 'llm-down',
+        message: 'What am I allergic to?',
+      });
+      expect(asked.status).toBe(200);
+      expect(asked.body.reply).toBe("You told me you're allergic to peanuts.");
     } finally {
       await unreachable.close();
     }

@@ -79,11 +79,11 @@ describe('agent without a model (offline policy)', () => {
     expect(stored.status).toBe(201);
     // Without topics the vague question finds nothing relevant.
     const cold = await chat('off-hana', 'off-v0', 'Do you remember that thing?');
-    expect(cold.body.reply).toBe("I don't have anything about that yet.");
+    expect(cold.body.reply).toBe("I don't know — you haven't told me about that yet.");
 
     await chat('off-hana', 'off-v1', 'I am planning the Kyoto trip');
     const warm = await chat('off-hana', 'off-v1', 'Do you remember that thing?');
-    expect(warm.body.reply).toMatch(/Booked the ryokan in Kyoto for April 12/);
+    expect(warm.body.reply).toBe('You told me you booked the ryokan in Kyoto for April 12.');
   });
 
   it('refuses to store instruction-like text and says why', async () => {

@@ -2,22 +2,29 @@ import { DependencyUnavailableError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import { CONTENT_LIMITS, type EndSessionResponse, type SearchHit, type Turn } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
+import { expandedQuery, tellable } from './answer-selection.ts';
 import type { ChatReply, ChatRequest } from './contract.ts';
 import { languageOf } from './language.ts';
 import { searchMemory, usedMemory, writeMemory } from './memory-calls.ts';
+import { classifyMessage, type MessageKind } from './message-kind.ts';
 import { runModelTurn } from './model-turn.ts';
 import {
-  acknowledge,
-  classifyMessage,
+  acknowledgeStatement,
+  answerQuestion,
+  confirmCorrection,
+  confirmInstruction,
   type OfflineAnswer,
-  recall,
-  recommend,
+  type ReplyStyle,
+  recommendFromMemory,
   rememberReply,
+  socialReply,
 } from './offline-policy.ts';
 import type { ChatModel, MemoryTools, SessionMemory } from './ports.ts';
 import { buildProfileSection } from './profile.ts';
-import { buildMessages, rewriteMessages } from './prompt.ts';
+import { buildMessages, memoryLines, rewriteMessages } from './prompt.ts';
 import { isVague, withRecentTopics } from './query-rewrite.ts';
+import { FOOD_CONSTRAINT_TERMS, recommendFood } from './recommendation.ts';
+import { standingPreferences } from './standing-preferences.ts';
 
 export interface ConversationSettings {
   /** The model's context window in tokens. */
@@ -38,11 +45,16 @@ export interface ConversationDeps {
   model?: ChatModel;
   settings: ConversationSettings;
   log: Logger;
+  /** The clock replies are dated against (tests pass a fixed one). */
+  now?: () => Date;
 }
 
 /** Searched once per message for the profile section: what the user likes, avoids and must not have. */
 const PROFILE_QUERY =
   'preferences likes dislikes allergies diet health constraints habits 偏好 喜欢 不喜欢 过敏 忌口 习惯';
+/** Searched once per message: how the user wants to be answered (length, language). */
+const REPLY_PREFERENCE_QUERY =
+  'answers replies respond short brief concise language English Chinese 回答 回复 简短 简洁 中文 英文';
 
 /**
  * The reference agent's turn (DESIGN §7): record the message in working memory, load the
@@ -63,7 +75,7 @@ export class Conversation {
     await sessions.appendTurns(sessionId, userId, [{ role: 'user', content: message }]);
 
     const profileCap = Math.floor(settings.contextTokens * settings.profileShare);
-    const [summary, preferences, query] = await Promise.all([
+    const [summary, profileFound, replyPreferences, query] = await Promise.all([
       sessions.profileSummary(userId),
       profileCap > 0
         ? searchMemory(tools, userId, {
@@ -75,27 +87,49 @@ export class Conversation {
             min_score: 0,
           })
         : Promise.resolve(undefined),
+      searchMemory(tools, userId, {
+        query: REPLY_PREFERENCE_QUERY,
+        memory_types: ['preference'],
+        top_k: 5,
+        token_budget: 256,
+      }),
       this.standaloneQuery(message, recent),
     ]);
     const summaryText = summary?.trim() ?? null;
-    const profileHits = (preferences?.results ?? []).filter((h) => h.content.trim() !== summaryText);
+    const profileHits = (profileFound?.results ?? []).filter((h) => h.content.trim() !== summaryText);
     const profile = buildProfileSection(summaryText, profileHits, profileCap);
+    const kind = classifyMessage(message);
     const found = await searchMemory(tools, userId, {
-      query,
+      query: searchQueryFor(kind, query),
+      // This session's turns are searched too: what was said an hour ago answers a question now.
+      session_id: sessionId,
       top_k: settings.topK,
       token_budget: Math.max(1, Math.floor(settings.contextTokens * settings.memoryShare)),
     });
+    // What can be told back (not the assistant's replies, the user's questions or summaries), best first.
+    const relevant = tellable(found.results, message);
+    const known = dedupe([...relevant, ...tellable(profileHits, message)]);
+    const preferences = standingPreferences(
+      [...replyPreferences.results, ...known],
+      recent,
+      kind.kind === 'instruction' ? message : undefined,
+    );
+    const style: ReplyStyle = {
+      language: preferences.language ?? languageOf(message),
+      short: preferences.short,
+      now: this.deps.now?.() ?? new Date(),
+    };
 
     let reply: string;
     let used: SearchHit[];
     const modelAnswer = this.deps.model
-      ? await this.answerWithModel(this.deps.model, request, recent, profile.text, found.context)
+      ? await this.answerWithModel(this.deps.model, request, recent, profile.text, memoryLines(relevant))
       : undefined;
     if (modelAnswer?.reply) {
       reply = modelAnswer.reply;
-      used = [...profile.used, ...found.results, ...modelAnswer.found];
+      used = [...profile.used, ...relevant, ...modelAnswer.found];
     } else {
-      const answer = await this.answerOffline(request, profile.used, found.results);
+      const answer = await this.answerOffline(request, query, kind, known, style);
       reply = answer.reply;
       used = answer.used;
     }
@@ -154,26 +188,50 @@ export class Conversation {
     }
   }
 
-  private async answerOffline(request: ChatRequest, profile: SearchHit[], found: SearchHit[]): Promise<OfflineAnswer> {
-    const language = languageOf(request.message);
-    const intent = classifyMessage(request.message);
-    switch (intent.kind) {
+  private async answerOffline(
+    request: ChatRequest,
+    /** The message made standalone (a vague one carries the session's topics). */
+    standalone: string,
+    kind: MessageKind,
+    known: SearchHit[],
+    style: ReplyStyle,
+  ): Promise<OfflineAnswer> {
+    const message = request.message;
+    switch (kind.kind) {
       case 'remember': {
         const outcome = await writeMemory(this.deps.tools, request.user_id, {
-          content: intent.fact,
-          memory_type: intent.memoryType,
+          content: kind.fact,
+          memory_type: kind.memoryType,
           session_id: request.session_id,
         });
-        return { reply: rememberReply(language, intent.fact, outcome), used: [] };
+        return { reply: rememberReply(style.language, kind.fact, outcome), used: [] };
       }
-      case 'recommend':
-        return recommend(language, intent.food, dedupe([...profile, ...found]));
-      case 'recall':
-        return recall(language, found);
-      case 'chat':
-        return acknowledge(language, found);
+      case 'question':
+        // A vague question got this session's topics to search with; what it points back at is older than them.
+        return answerQuestion(
+          standalone,
+          standalone === message ? known : known.filter((m) => m.layer !== 'working'),
+          style,
+        );
+      case 'request':
+        return kind.food ? recommendFood(style.language, message, known) : recommendFromMemory(message, known, style);
+      case 'instruction':
+        return { reply: confirmInstruction(message, style), used: [] };
+      case 'correction':
+        return { reply: confirmCorrection(message, style), used: [] };
+      case 'statement':
+        return { reply: acknowledgeStatement(message, style), used: [] };
+      case 'social':
+        return { reply: socialReply(kind.social, style), used: [] };
     }
   }
+}
+
+/** What to search memory with: a question also names the concepts it asks about, a food request the user's constraints. */
+function searchQueryFor(kind: MessageKind, standalone: string): string {
+  if (kind.kind === 'question') return expandedQuery(standalone);
+  if (kind.kind === 'request' && kind.food) return `${standalone} ${FOOD_CONSTRAINT_TERMS}`;
+  return standalone;
 }
 
 function dedupe(hits: readonly SearchHit[]): SearchHit[] {

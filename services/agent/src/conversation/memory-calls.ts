@@ -16,6 +16,7 @@ export function usedMemory(hit: SearchHit): UsedMemory {
 
 export interface SearchArgs {
   query: string;
+  session_id?: string;
   top_k?: number;
   token_budget?: number;
   memory_types?: MemoryType[];

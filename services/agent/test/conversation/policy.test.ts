@@ -1,10 +1,13 @@
 import type { SearchHit } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import { describe, expect, it } from 'vitest';
+import { classifyMessage, type MessageKind } from '../../src/conversation/message-kind.ts';
 import { functionTool } from '../../src/conversation/model-turn.ts';
-import { classifyMessage, recommend } from '../../src/conversation/offline-policy.ts';
+import { answerQuestion, type ReplyStyle } from '../../src/conversation/offline-policy.ts';
 import { buildProfileSection } from '../../src/conversation/profile.ts';
 import { isVague, withRecentTopics } from '../../src/conversation/query-rewrite.ts';
+import { recommendFood } from '../../src/conversation/recommendation.ts';
+import { addressedToUser, swapPerson } from '../../src/conversation/second-person.ts';
 
 function hit(id: string, content: string, category = 'preference'): SearchHit {
   return {
@@ -66,43 +69,154 @@ describe('vague messages', () => {
   });
 });
 
-describe('offline intents', () => {
-  it('tell remember requests, recommendations and recall apart', () => {
+describe('what a message is', () => {
+  const cases: Array<[string, MessageKind['kind']]> = [
+    ['Do I have any allergies?', 'question'],
+    ["What is my daughter's name?", 'question'],
+    ['Can you remind me what I do for work?', 'question'],
+    ['Can you tell me where I live', 'question'],
+    ['Where am I from', 'question'],
+    ['Is there anything I cannot eat', 'question'],
+    ['Remember what I said about my job?', 'question'],
+    ['我住在哪里？', 'question'],
+    ['我女儿叫什么名字', 'question'],
+    ['你知道我喜欢喝什么吗', 'question'],
+    ['请问我在哪儿工作', 'question'],
+    ['我儿子几岁了', 'question'],
+    ['Any idea what snack I could bring to the party?', 'request'],
+    ['What should I cook tonight?', 'request'],
+    ['Can you suggest a movie', 'request'],
+    ['给我推荐一个零食吧', 'request'],
+    ['今晚吃什么好', 'request'],
+    ['Please keep your answers short.', 'instruction'],
+    ['Can you keep your answers short?', 'instruction'],
+    ['Call me Sam.', 'instruction'],
+    ['请用中文回答我。', 'instruction'],
+    ['以后回答简短一点', 'instruction'],
+    ["Actually it's Lisbon, not Berlin.", 'correction'],
+    ['My daughter is eight, not seven.', 'correction'],
+    ['其实我住在上海，不是北京。', 'correction'],
+    ["Hi! I'm allergic to peanuts.", 'statement'],
+    ['When I was young I lived in Rome.', 'statement'],
+    ['What a lovely day it was.', 'statement'],
+    ['我什么都吃。', 'statement'],
+    ['你好，我对花生过敏。', 'statement'],
+    ['Hi!', 'social'],
+    ['Thanks, that is all for today.', 'social'],
+    ['好的，谢谢。', 'social'],
+  ];
+  it.each(cases)('%s → %s', (message, kind) => {
+    expect(classifyMessage(message).kind).toBe(kind);
+  });
+
+  it('takes an explicit "remember …" as a fact or preference to store', () => {
     expect(classifyMessage('Please remember that I love green tea!')).toEqual({
       kind: 'remember',
       fact: 'I love green tea',
       memoryType: 'preference',
     });
     expect(classifyMessage('记住我住在上海')).toEqual({ kind: 'remember', fact: '我住在上海', memoryType: 'fact' });
-    expect(classifyMessage('recommend me a snack')).toEqual({ kind: 'recommend', food: true });
-    expect(classifyMessage('can you suggest a movie')).toEqual({ kind: 'recommend', food: false });
-    expect(classifyMessage('what do you know about me?')).toEqual({ kind: 'recall' });
-    expect(classifyMessage('the weather is nice')).toEqual({ kind: 'chat' });
+  });
+});
+
+describe('memories told back in the second person', () => {
+  it.each([
+    ['The user is allergic to peanuts; never suggest anything that contains peanuts.', "you're allergic to peanuts"],
+    ["The user's daughter is called Mia and she is seven.", 'your daughter is called Mia and she is seven'],
+    ["The user wants the assistant to keep the assistant's answers short.", 'you want me to keep my answers short'],
+    [
+      'The user does not tolerate lactose (lactose makes them ill); avoid it.',
+      'you do not tolerate lactose (lactose makes you ill)',
+    ],
+    ['The user no longer eats meat.', 'you no longer eat meat'],
+    ['The user studies law.', 'you study law'],
+    ['The user said: Hi! I work as a nurse.', 'you work as a nurse'],
+    ['The user said: Please keep your answers short.', 'Please keep my answers short'],
+    ['Loves salted popcorn', 'you love salted popcorn'],
+    ['Allergic to peanuts', "you're allergic to peanuts"],
+    ['Paris is lovely in May', 'Paris is lovely in May'],
+    ['用户对虾过敏，推荐食物或用品时必须避开虾。', '你对虾过敏'],
+    ['The user said: 我住在成都。', '你住在成都'],
+  ])('%s → %s', (memory, told) => {
+    expect(addressedToUser(memory)).toBe(told);
   });
 
-  it('recommend around every allergy and diet, and prefer what the user likes', () => {
-    const answer = recommend('en', true, [
+  it("swaps who speaks in the user's own words", () => {
+    expect(swapPerson('I told you my daughter is seven and you forgot')).toBe(
+      'you told me your daughter is seven and I forgot',
+    );
+    expect(swapPerson('请用中文回答我')).toBe('请用中文回答你');
+  });
+});
+
+const style = (language: 'en' | 'zh' = 'en', short = false): ReplyStyle => ({
+  language,
+  short,
+  now: new Date('2026-06-01T12:00:00Z'),
+});
+
+describe('answering a question from memory', () => {
+  const memories = [
+    hit('d', "The user's daughter is called Mia and she is seven.", 'fact'),
+    hit('w', "The user's wife's name is Sara.", 'fact'),
+    hit('b', "The user's brother lives in Toronto.", 'fact'),
+    hit('h', 'The user lives in Lisbon.', 'fact'),
+    hit('v', 'The user is vegetarian.', 'fact'),
+    hit('a', 'The user said: What is my daughter called?', 'turn'),
+    hit('r', 'The assistant said: Got it, thanks for telling me.', 'turn'),
+  ];
+
+  it('picks the memory about what is asked, not the one that merely scores close', () => {
+    expect(answerQuestion("What's my wife called?", memories, style())).toEqual({
+      reply: "On 1 January 2025 you told me your wife's name is Sara.",
+      used: [memories[1]],
+    });
+    expect(answerQuestion('Where do I live?', memories, style()).used.map((m) => m.id)).toEqual(['h']);
+    expect(answerQuestion('Where does my brother live?', memories, style()).used.map((m) => m.id)).toEqual(['b']);
+    expect(answerQuestion('Do I eat meat?', memories, style()).used.map((m) => m.id)).toEqual(['v']);
+  });
+
+  it('says it does not know when nothing answers, in the language of the reply', () => {
+    expect(answerQuestion("What's my mother's name?", memories, style()).reply).toBe(
+      "I don't know — you haven't told me about that yet.",
+    );
+    expect(answerQuestion('我妈妈叫什么名字？', memories, style('zh')).reply).toBe('我不知道——你还没跟我说过这件事。');
+    // Neither the user's earlier question nor the assistant's reply is something the user told.
+    expect(answerQuestion('What did you say?', memories.slice(5), style()).used).toEqual([]);
+  });
+
+  it('answers briefly when the user asked for short answers', () => {
+    expect(answerQuestion('Where do I live?', memories, style('en', true)).reply).toBe('You live in Lisbon.');
+  });
+});
+
+describe('offline recommendations', () => {
+  it('avoid every allergy, diet and dislike known, and say which memories they used', () => {
+    const answer = recommendFood('en', 'Can you recommend me a snack?', [
       hit('a', 'Allergic to peanuts and sesame', 'fact'),
       hit('b', 'Lactose intolerant: avoids milk', 'fact'),
+      hit('o', 'The user hates olives.'),
       hit('c', 'Loves popcorn'),
       hit('d', 'Works in Berlin', 'fact'),
     ]);
     expect(answer.reply).toBe(
-      "Since you're allergic to peanuts and sesame and you avoid dairy, I'd steer clear of anything with peanuts, sesame and dairy. How about lightly salted popcorn, or beef jerky?",
+      "Since you told me you're allergic to peanuts and sesame, you're lactose intolerant: avoids milk, you hate olives and you love popcorn, how about lightly salted popcorn, or shrimp cocktail cups?",
     );
-    expect(answer.used.map((m) => m.id)).toEqual(['a', 'b', 'c']);
+    expect(answer.used.map((m) => m.id)).toEqual(['a', 'b', 'o', 'c']);
   });
-});
 
-describe('offline recommendations in Chinese', () => {
-  it('name each allergy once, however many memories repeat it', () => {
-    const answer = recommend('zh', true, [
+  it('fit the dish to the request and to a diet', () => {
+    const dinner = recommendFood('en', 'What should I cook for dinner?', [hit('v', 'The user is vegan.', 'fact')]);
+    expect(dinner.reply).toMatch(/^Since you told me you're vegan, how about /);
+    expect(dinner.reply).not.toMatch(/carbonara|shrimp|beef|salmon|chicken|risotto/);
+  });
+
+  it('name each allergy once in Chinese, however many memories repeat it', () => {
+    const answer = recommendFood('zh', '给我推荐一个零食吧', [
       hit('f', '用户对花生过敏，推荐食物时必须避开花生。', 'fact'),
       hit('s', '会话总结：[fact] 用户对花生过敏。', 'summary'),
     ]);
-    expect(answer.reply).toBe(
-      '考虑到你对花生过敏，我会避开含花生的零食。可以试试苹果片配一点奶酪，或者鹰嘴豆泥配胡萝卜和黄瓜条。',
-    );
+    expect(answer.reply).toBe('你跟我说过你对花生过敏，所以我照这个来挑。可以试试奶酪橄榄串，或者火腿奶酪小三明治。');
     expect(answer.used.map((m) => m.id)).toEqual(['f']);
   });
 });
