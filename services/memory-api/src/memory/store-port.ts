@@ -23,6 +23,8 @@ export interface MemoryFilter {
   /** Only memories still valid at this time (valid_until unset or later), epoch ms. */
   validAt?: number;
   ids?: readonly string[];
+  /** Memories superseded by one of these (the versions a memory replaced: its history chain). */
+  supersededBy?: readonly string[];
 }
 
 /** A search scope is always one user of one tenant (the partition k-NN runs in). */

@@ -11,7 +11,7 @@ import {
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getMemory, listMemories, memoryHistory, patchMemory, restoreMemory } from '../memory/manage.ts';
+import { deleteMemory, getMemory, listMemories, memoryHistory, patchMemory, restoreMemory } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
@@ -22,7 +22,17 @@ const HistoryResponse = z.object({
   superseded_by: z.string().nullable(),
   // The record's own history entry shape (with the reason of each merge and supersede), plus whose it is.
   entries: z.array(HistoryEntry.extend({ memory_id: z.string() })),
+  /** The next page (memories superseded further back); null at the chain's start. */
+  next_cursor: z.string().nullable(),
 });
+
+const HistoryQuery = z
+  .object({
+    /** Memories per page (this one and those it superseded, back in time). */
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(16_384).optional(),
+  })
+  .strict();
 
 export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): FastifyPluginAsyncZod {
   return async (app) => {
@@ -93,14 +103,14 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
       {
         schema: {
           tags: ['memories'],
-          summary: 'Forget one memory for good',
+          summary:
+            'Forget one memory for good; the memories it superseded take its place (active again, or superseded by its successor)',
           params: IdParams,
           response: { 200: z.object({ id: z.string(), deleted: z.literal(true) }), ...ErrorResponses },
         },
       },
       async (request) => {
-        await getMemory(memory.manage, request.tenant, request.params.id);
-        await memory.store.deleteMany(request.tenant, [request.params.id]);
+        await deleteMemory(memory.manage, request.tenant, request.params.id);
         return { id: request.params.id, deleted: true as const };
       },
     );
@@ -110,12 +120,13 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
       {
         schema: {
           tags: ['memories'],
-          summary: 'Versions of a memory, including the memories it superseded',
+          summary: 'Versions of a memory, including the memories it superseded, a page of memories at a time',
           params: IdParams,
+          querystring: HistoryQuery,
           response: { 200: HistoryResponse, ...ErrorResponses },
         },
       },
-      async (request) => memoryHistory(memory.manage, request.tenant, request.params.id),
+      async (request) => memoryHistory(memory.manage, request.tenant, request.params.id, request.query),
     );
 
     app.post(

@@ -35,6 +35,7 @@ export function filterClauses(filter: MemoryFilter, dialect: FilterDialect): str
   within('category', filter.categories);
   within('status', filter.statuses);
   within('id', filter.ids);
+  within('superseded_by', filter.supersededBy);
   if (filter.tags !== undefined && filter.tags.length > 0) clauses.push(dialect.anyTag(filter.tags));
   if (filter.occurredFrom !== undefined) clauses.push(`m.occurred_at >= ${dialect.time(filter.occurredFrom)}`);
   if (filter.occurredTo !== undefined) clauses.push(`m.occurred_at <= ${dialect.time(filter.occurredTo)}`);

@@ -3,7 +3,12 @@ import { EmbeddingMismatchError } from '@hindsight/errors';
 import { beginErasure, type ErasureReceipt } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateContentError, type MemoryStore, StaleWriteError } from '../../../src/memory/store-port.ts';
+import {
+  DuplicateContentError,
+  IdTakenError,
+  type MemoryStore,
+  StaleWriteError,
+} from '../../../src/memory/store-port.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 
 export interface StoreFactory {
@@ -302,6 +307,44 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       } while (cursor);
       expect(seen.sort()).toEqual(records.map((r) => r.id).sort());
       expect((await store.list({ tenant: 't2' }, 3)).items).toEqual([]);
+    });
+
+    it('lists the memories another one superseded, only within the tenant', async () => {
+      const newer = makeRecord({ content: 'lives in Madrid' });
+      const older = makeRecord({ content: 'lives in Berlin', status: 'superseded', superseded_by: newer.id });
+      const oldest = makeRecord({ content: 'lives in Paris', status: 'superseded', superseded_by: older.id });
+      const elsewhere = makeRecord({
+        content: 'lives in Rome',
+        tenant: 't2',
+        status: 'superseded',
+        superseded_by: newer.id,
+      });
+      await store.commit({
+        inserts: [newer, older, oldest, elsewhere].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      const ids = async (supersededBy: string[]) =>
+        (await store.list({ tenant: 't1', supersededBy }, 10)).items.map((r) => r.id).sort();
+      expect(await ids([newer.id])).toEqual([older.id]);
+      expect(await ids([newer.id, older.id])).toEqual([older.id, oldest.id].sort());
+      expect(await ids([])).toEqual([]);
+    });
+
+    it('refuses an insert whose id is already held, by any tenant where ids are global, applying nothing', async () => {
+      const held = makeRecord({ content: 'held id' });
+      await store.commit({ inserts: [{ record: held, vector: axisVector(0) }], updates: [] });
+      const again = makeRecord({ content: 'same id, other text', id: held.id });
+      const fresh = makeRecord({ content: 'a fresh one' });
+      await expect(
+        store.commit({
+          inserts: [
+            { record: fresh, vector: axisVector(1) },
+            { record: again, vector: axisVector(2) },
+          ],
+          updates: [],
+        }),
+      ).rejects.toBeInstanceOf(IdTakenError);
+      expect(await store.get('t1', fresh.id)).toBeUndefined();
     });
 
     it('records access and deletes for good, only within the tenant', async () => {

@@ -102,6 +102,13 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE POLICY erasures_tenant ON ${erasures} USING ${TENANT_VISIBLE} WITH CHECK ${TENANT_VISIBLE}`,
     ],
   },
+  {
+    // A memory's history walks the memories it superseded by index, one lookup per version.
+    version: 4,
+    statements: ({ memories }) => [
+      `CREATE INDEX memories_superseded_by ON ${memories} (tenant, superseded_by) WHERE superseded_by IS NOT NULL`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

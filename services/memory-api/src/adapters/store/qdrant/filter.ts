@@ -26,6 +26,7 @@ export function buildFilter(filter: MemoryFilter): QdrantFilter | typeof MATCHES
     ['layer', filter.layers],
     ['category', filter.categories],
     ['status', filter.statuses],
+    ['superseded_by', filter.supersededBy],
   ];
   if (filter.userId !== undefined) must.push(keyword('user_id', filter.userId));
   if (filter.agentId !== undefined) must.push(keyword('agent_id', filter.agentId));

@@ -117,6 +117,7 @@ const PAYLOAD_INDEXES: ReadonlyArray<[string, Schemas['PayloadFieldSchema']]> = 
   ['status', { type: 'keyword' }],
   ['tags', { type: 'keyword' }],
   ['content_hash', { type: 'keyword' }],
+  ['superseded_by', { type: 'keyword' }],
   ['occurred_at', { type: 'integer', lookup: false, range: true }],
   ['created_at', { type: 'integer', lookup: false, range: true }],
   ['valid_until', { type: 'integer', lookup: false, range: true }],

@@ -103,6 +103,15 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
       `);
     },
   },
+  {
+    // A memory's history walks the memories it superseded by index, one lookup per version.
+    version: 5,
+    up: (db) => {
+      db.exec(
+        'CREATE INDEX IF NOT EXISTS memories_superseded_by ON memories (tenant, superseded_by) WHERE superseded_by IS NOT NULL',
+      );
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
