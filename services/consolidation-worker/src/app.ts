@@ -1,11 +1,9 @@
 import { jobOptions, parsePayload, queueKeyPrefix } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
-import { MemoryApiClient } from '@hindsight/memory-client';
-import { Queue, Worker } from 'bullmq';
+import { type Queue, Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { WorkerConfig } from './config.ts';
-import { createExtractor } from './extraction/create.ts';
+import type { WorkerDependencies } from './dependencies.ts';
 import { buildHealthServer } from './http/health.ts';
 import { createProcessor } from './jobs/processor.ts';
 import { createWorkerMetrics } from './metrics.ts';
@@ -20,27 +18,25 @@ export interface ConsolidationWorker {
   close(): Promise<void>;
 }
 
-/** Builds the worker from its configuration; main.ts starts the health server and handles signals. */
-export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWorker {
-  // Workers wait out a Redis outage (BullMQ's blocking commands need no per-request retry limit).
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, enableReadyCheck: true });
-  redis.on('error', (error) => log.error({ err: error }, 'redis connection error'));
-  const prefix = queueKeyPrefix(config.REDIS_PREFIX);
-  const queue = new Queue(config.QUEUE_NAME, { connection: redis, prefix });
-  queue.on('error', (error) => log.error({ err: error }, 'queue error'));
+/** The settings the worker itself reads (the rest of the configuration went into its dependencies). */
+export type WorkerSettings = Pick<
+  WorkerConfig,
+  | 'QUEUE_NAME'
+  | 'REDIS_PREFIX'
+  | 'WORKER_CONCURRENCY'
+  | 'WORKER_LOCK_MS'
+  | 'SUMMARY_DELAY_MS'
+  | 'DECAY_CRON'
+  | 'SUMMARIZE_CRON'
+>;
 
-  const apiFor = (tenant?: string, jobId?: string) =>
-    new MemoryApiClient({
-      baseUrl: config.MEMORY_API_URL,
-      timeoutMs: config.MEMORY_API_TIMEOUT_MS,
-      ...(config.MEMORY_API_KEY ? { apiKey: config.MEMORY_API_KEY } : {}),
-      ...(tenant ? { tenant } : {}),
-      ...(jobId ? { jobId } : {}),
-    });
+/** Builds the worker on its dependencies (dependencies.ts); main.ts starts the health server and handles signals. */
+export function buildWorker(config: WorkerSettings, deps: WorkerDependencies, log: Logger): ConsolidationWorker {
+  const { redis, queue, extractor } = deps;
+  const prefix = queueKeyPrefix(config.REDIS_PREFIX);
   const metrics = createWorkerMetrics(() => queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'));
-  const extractor = createExtractor(config);
   const processor = createProcessor({
-    apiFor,
+    apiFor: deps.apiFor,
     extractor,
     queue,
     summaryDelayMs: config.SUMMARY_DELAY_MS,
@@ -74,15 +70,7 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
           if (!worker.isRunning()) throw new Error('worker loop is not running');
         },
       },
-      {
-        name: 'memory-api',
-        check: async () => {
-          const response = await fetch(`${config.MEMORY_API_URL.replace(/\/+$/, '')}/health`, {
-            signal: AbortSignal.timeout(2000),
-          });
-          if (!response.ok) throw new Error(`memory-api /health answered ${response.status}`);
-        },
-      },
+      { name: 'memory-api', check: () => deps.checkMemoryApi() },
     ],
     metrics.registry,
   );
@@ -109,8 +97,7 @@ export function buildWorker(config: WorkerConfig, log: Logger): ConsolidationWor
     },
     async close() {
       await worker.close();
-      await queue.close();
-      await redis.quit();
+      await deps.close();
     },
   };
 }
