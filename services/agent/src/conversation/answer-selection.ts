@@ -33,6 +33,9 @@ const NUMBER_WORDS =
 const OCCUPATIONS =
   'nurse|doctor|teacher|engineer|developer|programmer|designer|manager|lawyer|accountant|student|professor|chef|cook|driver|pilot|scientist|researcher|writer|journalist|artist|musician|architect|consultant|analyst|pharmacist|dentist|vet|veterinarian|electrician|plumber|mechanic|farmer|firefighter|officer|police|cashier|waiter|waitress|barista|baker|librarian|retired|freelancer|founder|ceo|cto|intern|surgeon|therapist|paramedic|carpenter|photographer|translator|editor|salesman|clerk|secretary|banker|economist';
 
+const DOG_BREEDS =
+  'retriever|labrador|lab|poodle|terrier|spaniel|beagle|bulldog|shepherd|husky|dachshund|collie|corgi|pug|chihuahua|greyhound|doberman|rottweiler|schnauzer|dalmatian';
+
 export const CONCEPTS: readonly Concept[] = [
   concept(
     `allerg|intoleran|过敏|不耐受`,
@@ -40,8 +43,8 @@ export const CONCEPTS: readonly Concept[] = [
     'allergic allergy allergies intolerant 过敏',
   ),
   concept(
-    `${b('eat|eats|eating|food|foods|diet|meat|vegetarian|vegan|pork|beef|dairy|gluten')}|吃|素|忌口|饮食`,
-    `${b('eat|eats|diet|vegetarian|vegan|pescatarian|meat|pork|beef|halal|kosher|gluten|lactose|dairy|allergic|intolerant|tolerate|avoids?')}|吃|素|忌口|过敏|清真`,
+    `${b('eat|eats|eating|food|foods|diet|diets|dietary|restrictions?|meat|vegetarian|vegan|pork|beef|dairy|gluten')}|吃|素|忌口|饮食`,
+    `${b('eat|eats|diet|vegetarian|vegan|pescatarian|meat|pork|beef|halal|kosher|gluten|lactose|dairy|allergic|intolerant|tolerate|avoids?|coeliac|celiac')}|吃|素|忌口|过敏|清真`,
     'eat diet vegetarian vegan allergic avoid 吃 素食 忌口 过敏',
   ),
   concept(
@@ -152,8 +155,18 @@ export const CONCEPTS: readonly Concept[] = [
     'pet dog cat 宠物 狗 猫',
     true,
   ),
-  concept(`${b('dogs?|puppy|puppies')}|狗`, `${b('dogs?|puppy|puppies')}|狗`, 'dog 狗', true),
-  concept(`${b('cats?|kittens?')}|猫`, `${b('cats?|kittens?')}|猫`, 'cat 猫', true),
+  concept(
+    `${b('dogs?|puppy|puppies')}|狗`,
+    `${b(`dogs?|puppy|puppies|${DOG_BREEDS}`)}|狗`,
+    `dog puppy ${DOG_BREEDS.split('|').join(' ')} 狗`,
+    true,
+  ),
+  concept(
+    `${b('cats?|kittens?')}|猫`,
+    `${b('cats?|kittens?|tabby|siamese|persian|maine coon|ragdoll')}|猫`,
+    'cat kitten tabby siamese 猫',
+    true,
+  ),
   concept(
     `${b('car|cars|drive|drives|vehicle')}|车`,
     `${b('car|cars|drive|drives|driving|vehicle|toyota|honda|tesla|bmw|ford|volkswagen|audi|mercedes|nissan|hyundai|kia|volvo|mazda|subaru')}|车`,
@@ -186,7 +199,7 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('study|studies|studied|school|university|college|degree|major')}|学校|大学|专业|读书|上学`,
-    `${b('study|studies|studied|studying|school|university|college|degree|major|student')}|学校|大学|专业|读书|上学|学生`,
+    `${b('study|studies|studied|studying|university|college|degree|major|graduated|graduate|alumn\\w*|student|(?:went to|goes to|go to|attends?|attended) (?:\\w+ )?school')}|学校|大学|专业|读书|上学|学生|毕业`,
     'study school university degree 学校 大学',
   ),
   concept(
@@ -201,7 +214,7 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('health|medical|condition|medication|medicine|sick|illness')}|健康|病|药`,
-    `${b('allerg\\w*|diabet\\w*|asthma|condition|medication|medicine|takes|pills?|blood pressure')}|病|药|过敏`,
+    `${b('allerg\\w*|diabet\\w*|asthma|coeliac|celiac|condition|medication|medicine|takes|pills?|blood pressure')}|病|药|过敏`,
     'health condition medication 健康 药',
   ),
   concept(

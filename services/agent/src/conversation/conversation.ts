@@ -103,7 +103,8 @@ export class Conversation {
       query: searchQueryFor(kind, query),
       // This session's turns are searched too: what was said an hour ago answers a question now.
       session_id: sessionId,
-      top_k: settings.topK,
+      // Twice the memories the answer may use: the transcript's copies of the assistant's replies take places too.
+      top_k: Math.min(settings.topK * 2, 50),
       token_budget: Math.max(1, Math.floor(settings.contextTokens * settings.memoryShare)),
     });
     // What can be told back (not the assistant's replies, the user's questions or summaries), best first.
@@ -123,11 +124,17 @@ export class Conversation {
     let reply: string;
     let used: SearchHit[];
     const modelAnswer = this.deps.model
-      ? await this.answerWithModel(this.deps.model, request, recent, profile.text, memoryLines(relevant))
+      ? await this.answerWithModel(
+          this.deps.model,
+          request,
+          recent,
+          profile.text,
+          memoryLines(relevant.slice(0, settings.topK)),
+        )
       : undefined;
     if (modelAnswer?.reply) {
       reply = modelAnswer.reply;
-      used = [...profile.used, ...relevant, ...modelAnswer.found];
+      used = [...profile.used, ...relevant.slice(0, settings.topK), ...modelAnswer.found];
     } else {
       const answer = await this.answerOffline(request, query, kind, known, style);
       reply = answer.reply;

@@ -76,7 +76,7 @@ const SOCIAL_REST =
 
 /** The greeting or filler before the point ("Hi! ", "Just so you know, ", "你好，"): kept out of acknowledgements. */
 export const LEAD_IN =
-  /^\s*(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|ok|okay|so|well|oh|by the way|btw|fyi|just so you know|just to let you know|for the record|you know what|you should know that|quick update|update)[\s!.,:;—-]+|(?:你好|您好|嗨|对了|顺便说一下|跟你说|告诉你)[\s!！.,，。:：]*)+/i;
+  /^\s*(?:(?:(?:hi|hello|hey|hiya)(?: there)?|good (?:morning|afternoon|evening)|ok|okay|so|well|oh|by the way|btw|fyi|just so you know|just to let you know|for the record|you know what|you should know that|quick update|update)[\s!.,:;—-]+|(?:你好|您好|嗨|对了|顺便说一下|跟你说|告诉你)[\s!！.,，。:：]*)+/i;
 
 /** The words that open a correction ("Actually, …", "其实…"). */
 export const CORRECTION_LEAD =

@@ -182,7 +182,7 @@ export function addressedToUser(content: string): string {
     text = text.replace(/用户的/g, '你的').replace(/用户/g, '你');
     text = withSubject(thirdToSecondEnglish(text));
   }
-  return text.replace(/[\s.。!！;；]+$/u, '').trim();
+  return text.replace(/[\s.。!！;；—–-]+$/u, '').trim();
 }
 
 /** The first letter upper-cased (English); Chinese is left alone. */
