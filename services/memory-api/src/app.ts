@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { bearerKey, createServiceApp, healthRoutes, type ReadinessCheck, routeAccess } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
+import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { MemoryApiConfig } from './config.ts';
@@ -28,7 +29,7 @@ import { userRoutes } from './routes/users.ts';
 import { whoamiRoutes } from './routes/whoami.ts';
 import type { Idempotency } from './routes/write-reply.ts';
 import type { ReplyForgetting } from './users/erase.ts';
-import type { HindsightDeps } from './working/wiring.ts';
+import type { HindsightDeps } from './working/port.ts';
 
 export interface AppDeps {
   config: MemoryApiConfig;
@@ -44,6 +45,8 @@ export interface AppDeps {
   queueDepth?: QueueDepthSource;
   /** Working memory, sessions and the hindsight queue; without them the session routes are absent. */
   hindsight?: HindsightDeps;
+  /** The BullMQ queues the admin dashboard shows (`/admin/queues`). */
+  dashboardQueues?: readonly Queue[];
 }
 
 /** Builds memory-api from its dependencies. Never listens: main.ts does, tests `inject`. */
@@ -145,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         retentionDays: config.ARCHIVE_RETENTION_DAYS,
       }),
     );
-    await registerQueueDashboard(app, [queue.queue]);
+    await registerQueueDashboard(app, deps.dashboardQueues ?? []);
   }
   return app;
 }

@@ -1,13 +1,17 @@
 import { type Embedder, GuardedEmbedder } from '@hindsight/embedding';
 import type { ReadinessCheck } from '@hindsight/http';
+import { queueKeyPrefix } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
 import { createMetricsRegistry } from '@hindsight/metrics';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createEmbedderFromConfig } from './adapters/embedder.ts';
 import { createContradictionJudge } from './adapters/llm/contradiction-judge.ts';
+import { HindsightQueue } from './adapters/queue/hindsight-queue.ts';
 import { IdempotencyCache } from './adapters/redis/idempotency.ts';
 import { checkRedis, closeRedis, openProducerRedis, redisBacked } from './adapters/redis/outage.ts';
 import { RedisOwnerLock } from './adapters/redis/owner-lock.ts';
+import { RedisWorkingMemory } from './adapters/redis/working-memory.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
@@ -20,7 +24,9 @@ import {
   instrumentStore,
   type MemoryApiMetrics,
 } from './observability/metrics.ts';
-import { type HindsightDeps, openHindsight } from './working/wiring.ts';
+import type { HindsightDeps } from './working/port.ts';
+import { WorkingMemorySearch } from './working/search.ts';
+import { Sessions } from './working/sessions.ts';
 
 /** Everything memory-api runs on, opened in order and closed in reverse. */
 export interface Dependencies {
@@ -34,6 +40,8 @@ export interface Dependencies {
   hindsight: HindsightDeps;
   /** Consolidation queue depth for `/debug/memory`. */
   queueDepth: HindsightDeps['queue'];
+  /** The BullMQ queue itself: the admin dashboard shows it (and tests look into it). */
+  dashboardQueues: readonly Queue[];
   close(): Promise<void>;
 }
 
@@ -59,8 +67,15 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       cooldownMs: config.EMBED_COOLDOWN_MS,
       onLateFailure: (error) => log.warn({ err: error }, 'an embed call failed after its deadline'),
     });
-    const hindsight = openHindsight(config, redis, embedder, log);
-    closers.push(() => hindsight.queue.close());
+    const queue = new HindsightQueue({
+      connection: redis,
+      queueName: config.QUEUE_NAME,
+      keyPrefix: queueKeyPrefix(config.REDIS_PREFIX),
+      retry: { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS },
+      log,
+    });
+    closers.push(() => queue.close());
+    const hindsight = openHindsight(config, redis, embedder, queue, log);
 
     const memory = instrumentMemoryService(
       createMemoryService({
@@ -115,6 +130,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       redis,
       hindsight,
       queueDepth: hindsight.queue,
+      dashboardQueues: [queue.queue],
       idempotency: redisBacked(
         new IdempotencyCache(redis, config.REDIS_PREFIX, {
           ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
@@ -140,4 +156,27 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     redis.disconnect();
     throw error;
   }
+}
+
+/** Working memory, sessions and the queue producer: both Redis-backed parts answer 503 at once while Redis is away. */
+function openHindsight(
+  config: MemoryApiConfig,
+  redis: Redis,
+  embedder: Embedder,
+  queue: HindsightQueue,
+  log: Logger,
+): HindsightDeps {
+  const working = redisBacked(new RedisWorkingMemory(redis, config.REDIS_PREFIX, config.WORKING_TTL_SECONDS), redis);
+  const guardedQueue = redisBacked(queue, redis);
+  const sessions = new Sessions({
+    working,
+    queue: guardedQueue,
+    settings: { idleSeconds: config.SESSION_IDLE_SECONDS, maxTurns: config.WORKING_MAX_TURNS },
+    log,
+  });
+  const sessionSearch = new WorkingMemorySearch(working, embedder, {
+    maxTurns: config.WORKING_SEARCH_TURNS,
+    minSimilarity: 0.35,
+  });
+  return { working, queue: guardedQueue, sessions, sessionSearch };
 }

@@ -1,9 +1,20 @@
 import { BadRequestError } from '@hindsight/errors';
 import type { WriteResult } from '@hindsight/memory-model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdempotencyCache, StoredReply } from '../adapters/redis/idempotency.ts';
 
-export type Idempotency = Pick<IdempotencyCache, 'run'>;
+/** A write's reply as it is replayed for a retry with the same `Idempotency-Key`. */
+export interface StoredReply {
+  statusCode: number;
+  body: unknown;
+}
+
+/**
+ * The port behind `Idempotency-Key`: `run` computes the reply once per (tenant, key) and hands
+ * retries and concurrent twins that first reply (adapters/redis/idempotency.ts, shared by replicas).
+ */
+export interface Idempotency {
+  run(tenant: string, key: string, body: unknown, compute: () => Promise<StoredReply>): Promise<StoredReply>;
+}
 
 /** 201 when the write inserted a row, 200 when it confirmed or refined an existing one. */
 export function writeStatusCode(result: WriteResult): number {

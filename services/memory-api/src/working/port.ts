@@ -1,5 +1,7 @@
 import type { ConsolidatePayload, JobStatus } from '@hindsight/jobs';
 import type { Turn, TurnRole } from '@hindsight/memory-model';
+import type { WorkingMemorySearch } from './search.ts';
+import type { Sessions } from './sessions.ts';
 
 /** A turn before it has a sequence number. */
 export interface NewTurn {
@@ -111,4 +113,13 @@ export interface ConsolidationQueue {
    */
   scrubJobEvents(jobIds: readonly string[]): Promise<number>;
   depth(): Promise<Record<string, number>>;
+}
+
+/** Working memory, sessions and the hindsight queue producer, as the routes and the domain use them. */
+export interface HindsightDeps {
+  working: WorkingMemoryStore;
+  queue: ConsolidationQueue;
+  sessions: Sessions;
+  /** The read path's candidate source for the current session. */
+  sessionSearch: WorkingMemorySearch;
 }

@@ -134,7 +134,7 @@ describe('ending sessions and jobs', () => {
     await call('POST', '/v1/sessions/s-end/turns', turn('I prefer aisle seats'));
     await call('POST', '/v1/sessions/s-end/turns', turn('Book the 9am train'));
     // Debounced idle trigger: only the job for the latest turn count is pending.
-    const delayed = await t.deps.hindsight.queue.queue.getJobs(['delayed']);
+    const delayed = await t.deps.dashboardQueues[0]!.getJobs(['delayed']);
     const mine = delayed.filter((j) => j.data.session_id === 's-end');
     expect(mine.map((j) => j.data.through_seq)).toEqual([2]);
 
@@ -155,13 +155,13 @@ describe('ending sessions and jobs', () => {
       attempts: 0,
       max_attempts: 5,
     });
-    const payload = (await t.deps.hindsight.queue.queue.getJob(first.body.job_id))?.data;
+    const payload = (await t.deps.dashboardQueues[0]!.getJob(first.body.job_id))?.data;
     expect(payload).toEqual({ tenant: 'acme', user_id: 'alice', session_id: 's-end', through_seq: 2, trigger: 'end' });
     expect((await call('GET', `/v1/jobs/${first.body.job_id}`, undefined, globex)).status).toBe(404);
   });
 
   it('refuses to end an unknown session or another user’s session, enqueueing nothing', async () => {
-    const before = await t.deps.hindsight.queue.queue.getJobCounts('waiting');
+    const before = await t.deps.dashboardQueues[0]!.getJobCounts('waiting');
     const unknown = await call('POST', '/v1/sessions/never-seen/end', { user_id: 'alice' });
     expect(unknown.status).toBe(404);
     await call('POST', '/v1/sessions/s-owned/turns', turn('mine'));
@@ -169,7 +169,7 @@ describe('ending sessions and jobs', () => {
     expect(stolen.status).toBe(409);
     const missing = await call('POST', '/v1/sessions/s-owned/end', {});
     expect(missing.status).toBe(422);
-    expect(await t.deps.hindsight.queue.queue.getJobCounts('waiting')).toEqual(before);
+    expect(await t.deps.dashboardQueues[0]!.getJobCounts('waiting')).toEqual(before);
   });
 
   it('starts a consolidation when the size threshold is reached', async () => {
@@ -199,7 +199,7 @@ describe('ending sessions and jobs', () => {
       user_id: null,
       last_seq: 0,
     });
-    const pending = await t.deps.hindsight.queue.queue.getJobs(['delayed', 'waiting']);
+    const pending = await t.deps.dashboardQueues[0]!.getJobs(['delayed', 'waiting']);
     expect(pending.filter((j) => j.data.session_id === 's-clear')).toEqual([]);
   });
 });
@@ -270,7 +270,7 @@ describe('users', () => {
     expect((await call('GET', '/v1/memories?user_id=dave')).body.items).toEqual([]);
     expect((await call('GET', '/v1/sessions/s-dave/turns')).body.turns).toEqual([]);
     expect((await call('GET', '/v1/users/dave/summary')).body.summary).toBeNull();
-    const jobs = await t.deps.hindsight.queue.queue.getJobs(['waiting', 'delayed', 'completed', 'failed']);
+    const jobs = await t.deps.dashboardQueues[0]!.getJobs(['waiting', 'delayed', 'completed', 'failed']);
     expect(jobs.filter((j) => j.data.user_id === 'dave')).toEqual([]);
     expect((await call('GET', '/v1/memories?user_id=erin')).body.items).toHaveLength(1);
   });

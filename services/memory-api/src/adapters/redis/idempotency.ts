@@ -3,10 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '@hindsight/errors';
 import type { Redis } from 'ioredis';
 
-export interface StoredReply {
-  statusCode: number;
-  body: unknown;
-}
+import type { Idempotency, StoredReply } from '../../routes/write-reply.ts';
 
 export interface IdempotencySettings {
   /** How long a reply is replayed for retries. */
@@ -43,7 +40,7 @@ const LONGEST_POLL_MS = 50;
  * A replica that dies mid-request blocks its key until the pending marker expires. Redis outages
  * become 503s where memory-api wires it (`redisBacked`).
  */
-export class IdempotencyCache {
+export class IdempotencyCache implements Idempotency {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,

@@ -53,7 +53,7 @@ export async function stateOf(
       working.set(key, JSON.stringify(value));
     }
   } while (scan !== '0');
-  const jobs = JSON.stringify(await deps.hindsight.queue.queue.getJobCounts());
+  const jobs = JSON.stringify(await deps.dashboardQueues[0]!.getJobCounts());
   return { rows, working, jobs };
 }
 
@@ -83,7 +83,7 @@ export function stateChanges(before: StoreState, after: StoreState): string[] {
  * each fuzzed operation starts from freshly seeded data, and the per-request state stays small.
  */
 export async function purgeTenant(deps: Dependencies, tenant: string, redisPrefix: string): Promise<void> {
-  const queue = deps.hindsight.queue.queue;
+  const queue = deps.dashboardQueues[0]!;
   const jobs = await queue.getJobs([...JOB_STATES], 0, 10_000);
   for (const job of jobs) if ((job.data as { tenant?: unknown } | undefined)?.tenant === tenant) await job.remove();
   for (;;) {
@@ -112,7 +112,7 @@ export async function tenantState(deps: Dependencies, tenant: string, redisPrefi
   const working = new Map(
     [...all.working].filter(([key]) => key.includes(`:wm:{${owner}/`) || key.includes(`:wm:user:${owner}/`)),
   );
-  const jobs = await deps.hindsight.queue.queue.getJobs([...JOB_STATES], 0, 10_000);
+  const jobs = await deps.dashboardQueues[0]!.getJobs([...JOB_STATES], 0, 10_000);
   const own = jobs
     .filter((job) => (job.data as { tenant?: unknown } | undefined)?.tenant === tenant)
     .map((job) => `${job.id}:${JSON.stringify(job.data)}`)
