@@ -168,7 +168,7 @@ describe('end to end across real processes: agent → MCP → memory-api → sto
       "On 3 March 2025 you told me you're allergic to peanuts.",
     );
     expect((await stack.chat('e2e-omar', 'e2e-omar-s1', '我对什么过敏？')).reply).toBe(
-      "你在2025年3月3日跟我说过：you're allergic to peanuts。",
+      "你在2025年3月3日跟我说过：you're allergic to peanuts.",
     );
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type { SearchHit } from '@hindsight/memory-model';
 import { selectAnswers } from './answer-selection.ts';
-import type { Language } from './language.ts';
+import { type Language, languageOf } from './language.ts';
 import type { WriteOutcome } from './memory-calls.ts';
 import { CORRECTION_LEAD, LEAD_IN } from './message-kind.ts';
 import { joinEnglish } from './recommendation.ts';
@@ -71,7 +71,12 @@ function toldBack(memories: readonly SearchHit[], style: ReplyStyle): string {
     else groups.push({ day, clauses: [clause] });
   }
   if (style.language === 'zh') {
-    return groups.map((g) => `${g.day ? `你在${g.day}` : '你'}跟我说过：${g.clauses.join('；')}。`).join('');
+    return groups
+      .map((g) => {
+        const told = g.clauses.join('；');
+        return `${g.day ? `你在${g.day}` : '你'}跟我说过：${told}${languageOf(told.slice(-1)) === 'zh' ? '。' : '.'}`;
+      })
+      .join('');
   }
   return groups
     .map((g) => {
@@ -97,9 +102,10 @@ export function answerQuestion(question: string, memories: readonly SearchHit[],
       used,
     };
   }
-  if (style.short && !selection.open) {
-    const clause = memoryForUser(used[0] as SearchHit);
-    return { reply: style.language === 'zh' ? `${clause}。` : `${capitalise(clause)}.`, used };
+  const first = memoryForUser(used[0] as SearchHit);
+  // A short answer is the memory itself, when it is in the reply's language; else it is quoted as told.
+  if (style.short && !selection.open && languageOf(first) === style.language) {
+    return { reply: style.language === 'zh' ? `${first}。` : `${capitalise(first)}.`, used: used.slice(0, 1) };
   }
   if (selection.open) {
     const clauses = used.map((m) => asClause(memoryForUser(m)));

@@ -1,7 +1,7 @@
 import type { SearchHit } from '@hindsight/memory-model';
 import { ENGLISH_STOP_WORDS, stem } from '@hindsight/text';
 import { distinct, tellable } from './answer-selection.ts';
-import type { Language } from './language.ts';
+import { type Language, languageOf } from './language.ts';
 import { asClause, memoryForUser } from './second-person.ts';
 
 /**
@@ -172,9 +172,7 @@ function familiesIn(text: string): string[] {
 function readMemories(memories: readonly SearchHit[]) {
   const constraints: Constraint[] = [];
   const liked: Constraint[] = [];
-  // What the worker distilled reads better than the transcript turn it came from.
-  const ordered = [...memories].sort((a, b) => Number(b.layer === 'semantic') - Number(a.layer === 'semantic'));
-  for (const memory of ordered) {
+  for (const memory of memories) {
     const text = memory.content;
     const diets = DIETS.filter((d) => d.said.test(text));
     if (diets.length > 0) {
@@ -225,7 +223,9 @@ export interface Recommendation {
 
 export function recommendFood(language: Language, message: string, memories: readonly SearchHit[]): Recommendation {
   const kind = dishKind(message);
-  const known = distinct(tellable(memories, message));
+  // What the worker distilled reads better than the transcript turn it came from.
+  const semanticFirst = [...memories].sort((a, b) => Number(b.layer === 'semantic') - Number(a.layer === 'semantic'));
+  const known = distinct(tellable(semanticFirst, message));
   const { constraints, liked } = readMemories(known);
   const options = MENU.filter((d) => d.kind === kind && !constraints.some((c) => touches(d, c)));
   const favourite = options.filter((d) => liked.some((c) => touches(d, c)));
@@ -236,7 +236,9 @@ export function recommendFood(language: Language, message: string, memories: rea
 
   if (language === 'zh') {
     const names = picks.map((d) => d.zh);
-    const lead = clauses.length > 0 ? `你跟我说过${clauses.join('，')}，所以我照这个来挑。` : '';
+    const told = clauses.join('，');
+    const lead =
+      clauses.length > 0 ? `你跟我说过${languageOf(told) === 'zh' ? '' : '：'}${told}，所以我照这个来挑。` : '';
     if (names.length === 0) return { reply: `${lead}我手头的建议都不合适，你想吃点什么，我再帮你看看。`, used };
     return { reply: `${lead}可以试试${names.join('，或者')}。`, used };
   }
