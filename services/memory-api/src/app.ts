@@ -105,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes(deps.memory));
   await app.register(
     transferRoutes(deps.memory, {
+      maxImportBytes: config.IMPORT_MAX_BYTES,
       onImported: (inserted) => {
         metrics.imports.inc(inserted);
         if (inserted > 0) metrics.activity.lastWriteAt = new Date().toISOString();

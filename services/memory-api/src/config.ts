@@ -103,6 +103,8 @@ export const MemoryApiEnv = z
     SEARCH_EMBED_COOLDOWN_MS: env.int(5000, 0),
     SEARCH_CANDIDATE_FACTOR: env.int(4, 1, 50),
     BODY_LIMIT_BYTES: env.int(4 * 1024 * 1024, 1024),
+    /** Largest `POST /v1/import` body (NDJSON, streamed line by line, not bound by BODY_LIMIT_BYTES). */
+    IMPORT_MAX_BYTES: env.int(256 * 1024 * 1024, 1024),
     /**
      * Requests per minute per API key and replica; 0 turns the limit off. One application usually
      * holds one key for all its users, so the default (5,000/s) only stops a runaway client: a

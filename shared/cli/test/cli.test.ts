@@ -135,7 +135,7 @@ describe('hindsight CLI against a real memory-api', () => {
 
     const reimported = await hindsight(['import', file, '--json'], env);
     expect(reimported.code).toBe(0);
-    expect(JSON.parse(reimported.stdout)).toEqual({ lines: 1, imported: 0, skipped: 1, duplicates: 0 });
+    expect(JSON.parse(reimported.stdout)).toEqual({ lines: 1, imported: 0, skipped: 1, duplicates: 0, quarantined: 0 });
 
     const bad = join(dir, 'bad.ndjson');
     await writeFile(bad, `${lines[0]}\n{"not":"a record"}\n`);

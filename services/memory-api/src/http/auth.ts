@@ -7,6 +7,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set from the API key; never from the body. */
     tenant: string;
+    /**
+     * The caller holds the admin key (a service such as the worker acting for a tenant, or an open
+     * deployment): it may write what only services write (consolidation provenance, trusted imports).
+     */
+    trusted: boolean;
   }
 }
 
@@ -17,6 +22,7 @@ declare module 'fastify' {
  */
 export function registerAuth(app: FastifyInstance, keys: ApiKeys): void {
   app.decorateRequest('tenant', '');
+  app.decorateRequest('trusted', false);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const access = routeAccess(request);
     if (access === 'public') return;
@@ -26,11 +32,13 @@ export function registerAuth(app: FastifyInstance, keys: ApiKeys): void {
         throw new UnauthorizedError('this route needs the admin key: "Authorization: Bearer <ADMIN_API_KEY>"');
       if (!keys.isAdmin(key)) throw new ForbiddenError('this route needs the admin key');
       request.tenant = keys.tenantFor(key) ?? '';
+      request.trusted = true;
       return;
     }
     const tenant = keys.tenantFor(key) ?? delegatedTenant(request, keys, key);
     if (!tenant) throw new UnauthorizedError();
     request.tenant = tenant;
+    request.trusted = keys.isAdmin(key);
   });
 }
 

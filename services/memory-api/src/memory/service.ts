@@ -15,6 +15,8 @@ export interface MemoryService {
   readonly store: MemoryStore;
   readonly embedder: Embedder;
   readonly manage: ManageDeps;
+  /** The confidence caps of the write path, which imports apply too. */
+  readonly confidence: Pick<WriteSettings, 'defaultConfidence' | 'singleSourceModelConfidenceCap'>;
   write(ctx: WriteContext, inputs: readonly MemoryInput[]): Promise<WriteResult[]>;
   search(tenant: string, request: SearchRequest): Promise<SearchResponse>;
   /** Writes the access statistics still gathered; call before the store closes. */
@@ -61,6 +63,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     store: deps.store,
     embedder: deps.embedder,
     manage: { store: deps.store, embedder: deps.embedder, guard: deps.guard, lock: deps.lock },
+    confidence: deps.write,
     write: (ctx, inputs) => writeMemories(writeDeps, ctx, inputs),
     search: createSearch(searchDeps),
     close: () => access.flush(),

@@ -1,8 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '@hindsight/embedding';
 import { BadRequestError, ValidationError } from '@hindsight/errors';
-import { CONTENT_LIMITS, MemoryRecord, searchableText } from '@hindsight/memory-model';
+import {
+  BoundedMetadata,
+  CONTENT_LIMITS,
+  contentHash,
+  Identifier,
+  MemoryRecord,
+  searchableText,
+  Tags,
+} from '@hindsight/memory-model';
+import { z } from 'zod';
+import { PROFILE_CATEGORY, profileHash } from '../users/profile.ts';
+import { type GuardPolicy, guardContent } from './guard.ts';
 import { DuplicateContentError, IdTakenError, type MemoryFilter, type MemoryStore } from './store-port.ts';
+import { cappedConfidence, type WriteSettings } from './write.ts';
 
 /** Records read per store page while exporting, and lines validated and committed per import chunk. */
 export const TRANSFER_CHUNK = 500;
@@ -33,11 +45,17 @@ export interface ImportSummary {
   skipped: number;
   /** Active records whose content is already active for the same user and layer under another id. */
   duplicates: number;
+  /** Of those imported, how many are `quarantined` (the guard held them back, or they were): kept, never returned by search. */
+  quarantined: number;
 }
 
 export interface ImportDeps {
   store: MemoryStore;
   embedder: Embedder;
+  guard: GuardPolicy;
+  confidence: Pick<WriteSettings, 'defaultConfidence' | 'singleSourceModelConfidenceCap'>;
+  /** The importer holds the admin key (a backup restored by an operator): provenance and confidence are kept. */
+  trusted: boolean;
   /** Called after each committed chunk with how many records it inserted. */
   onCommitted?: (inserted: number) => void;
 }
@@ -49,9 +67,26 @@ export interface NumberedLine {
 }
 
 /**
- * Imports exported records into `tenant` (always the caller's, whatever the lines say). Each
- * record keeps its id, layer, category, metadata, history, status and timestamps; its content is
- * re-embedded with the current embedder. Lines are handled in chunks: a chunk is validated whole
+ * An export line as import takes it: a memory record within the limits of a write (ids, tags,
+ * metadata size and depth, query length; content by layer is checked after parsing).
+ */
+const ImportedRecord = MemoryRecord.extend({
+  id: Identifier,
+  user_id: Identifier,
+  agent_id: Identifier.nullable(),
+  session_id: Identifier.nullable(),
+  query: z.string().max(500).nullable(),
+  tags: Tags,
+  metadata: BoundedMetadata,
+});
+
+/**
+ * Imports exported records into `tenant` (always the caller's, whatever the lines say). Each line
+ * is validated like a write: the limits, the poisoning guard (what it would refuse or hold back is
+ * imported as `quarantined`; secrets are redacted), the content hash computed again from the
+ * content (never the line's), and — unless the importer holds the admin key — consolidation
+ * provenance recorded as `import` and confidence capped as a client's. Each record keeps its id, layer, category,
+ * metadata, history, status and timestamps; its content is re-embedded with the current embedder. Lines are handled in chunks: a chunk is validated whole
  * before any of it is written, so a bad line fails with its number and nothing of its chunk is
  * stored. Ids already present are skipped, which makes a re-run resume an interrupted import.
  *
@@ -65,7 +100,7 @@ export async function importMemories(
   lines: AsyncIterable<NumberedLine>,
   chunkSize = TRANSFER_CHUNK,
 ): Promise<ImportSummary> {
-  const summary: ImportSummary = { lines: 0, imported: 0, skipped: 0, duplicates: 0 };
+  const summary: ImportSummary = { lines: 0, imported: 0, skipped: 0, duplicates: 0, quarantined: 0 };
   const renamed = new Map<string, string>();
   let chunk: Array<{ line: number; record: MemoryRecord }> = [];
   const flush = async () => {
@@ -77,14 +112,20 @@ export async function importMemories(
   for await (const { line, text } of lines) {
     if (text.trim() === '') continue;
     summary.lines += 1;
-    chunk.push({ line, record: parseRecordLine(line, text, tenant, summary) });
+    chunk.push({ line, record: parseRecordLine(deps, line, text, tenant, summary) });
     if (chunk.length >= chunkSize) await flush();
   }
   await flush();
   return summary;
 }
 
-function parseRecordLine(line: number, text: string, tenant: string, progress: ImportSummary): MemoryRecord {
+function parseRecordLine(
+  deps: ImportDeps,
+  line: number,
+  text: string,
+  tenant: string,
+  progress: ImportSummary,
+): MemoryRecord {
   const soFar = { line, imported: progress.imported, skipped: progress.skipped };
   let json: unknown;
   try {
@@ -95,7 +136,7 @@ function parseRecordLine(line: number, text: string, tenant: string, progress: I
       soFar,
     );
   }
-  const parsed = MemoryRecord.safeParse(json);
+  const parsed = ImportedRecord.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
@@ -117,8 +158,25 @@ function parseRecordLine(line: number, text: string, tenant: string, progress: I
       soFar,
     );
   }
-  // The exported hash is kept: profiles hash in their own namespace, which contentHash alone would undo.
-  return { ...record, tenant };
+  return { ...guarded(deps, record), tenant };
+}
+
+/** A parsed line as the write path would store it: guarded, hashed from its content, provenance as trusted. */
+function guarded(deps: ImportDeps, record: MemoryRecord): MemoryRecord {
+  const verdict = guardContent(record.content, record.layer, deps.guard);
+  const next: MemoryRecord = { ...record, content: verdict.content };
+  if (verdict.kind !== 'allow' && record.status !== 'quarantined') {
+    next.status = 'quarantined';
+    next.history = [
+      ...record.history,
+      { at: new Date().toISOString(), action: 'quarantined', content: verdict.content, note: verdict.reason },
+    ];
+  }
+  next.content_hash = record.category === PROFILE_CATEGORY ? profileHash(next.content) : contentHash(next.content);
+  // Consolidation provenance is the worker's to write (as on /store): from a client it is an import.
+  if (!deps.trusted && record.source.kind === 'consolidation') next.source = { ...record.source, kind: 'import' };
+  next.confidence = cappedConfidence(record.confidence, record.source.extractor, deps.trusted, deps.confidence);
+  return next;
 }
 
 async function importChunk(
@@ -157,6 +215,7 @@ async function importChunk(
       throw error;
     }
     summary.imported += fresh.records.length;
+    summary.quarantined += fresh.records.filter((record) => record.status === 'quarantined').length;
     summary.skipped += fresh.skipped;
     summary.duplicates += fresh.duplicates;
     deps.onCommitted?.(fresh.records.length);

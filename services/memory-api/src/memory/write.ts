@@ -1,5 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
-import { ConflictError, RejectedContentError, ValidationError } from '@hindsight/errors';
+import { ConflictError, ForbiddenError, RejectedContentError, ValidationError } from '@hindsight/errors';
 import type { Logger } from '@hindsight/logger';
 import {
   CONTENT_LIMITS,
@@ -51,6 +51,8 @@ export interface WorkingNoteWriter {
 export interface WriteContext {
   tenant: string;
   via: 'api' | 'mcp' | 'import' | 'consolidation';
+  /** The caller holds the admin key (the worker): consolidation provenance and its confidence are taken as given. */
+  trusted?: boolean;
   now?: number;
 }
 
@@ -102,8 +104,26 @@ export async function writeMemories(
 /** Why one item of a write cannot be written; the whole write is refused. */
 interface ItemProblem {
   index: number;
-  code: 'validation_failed' | 'content_rejected' | 'conflict';
+  code: 'validation_failed' | 'content_rejected' | 'conflict' | 'forbidden';
   message: string;
+}
+
+/**
+ * The confidence a write may claim (DESIGN §3): a client's is at most what an API write gets by
+ * default (its own word, not yet confirmed by another source), and a fact a model extracted from
+ * a single source at most the single-source cap, whoever writes it. A second source lifts these
+ * caps when it confirms the memory (proof_count).
+ */
+export function cappedConfidence(
+  claimed: number | undefined,
+  extractor: string | undefined,
+  trusted: boolean,
+  settings: Pick<WriteSettings, 'defaultConfidence' | 'singleSourceModelConfidenceCap'>,
+): number {
+  let confidence = claimed ?? settings.defaultConfidence;
+  if (!trusted) confidence = Math.min(confidence, settings.defaultConfidence);
+  if (extractor?.startsWith('llm')) confidence = Math.min(confidence, settings.singleSourceModelConfidenceCap);
+  return confidence;
 }
 
 function prepareItems(
@@ -149,10 +169,16 @@ function prepareItems(
     if (verdict.redactions.length > 0)
       deps.log.warn({ redactions: verdict.redactions }, 'secrets redacted from a memory');
 
-    const extractor = input.source?.extractor;
-    const fromModel = extractor?.startsWith('llm') ?? false;
-    let confidence = input.confidence ?? deps.settings.defaultConfidence;
-    if (fromModel) confidence = Math.min(confidence, deps.settings.singleSourceModelConfidenceCap);
+    if (input.source?.kind === 'consolidation' && !ctx.trusted) {
+      problems.push({
+        index,
+        code: 'forbidden',
+        message:
+          'source.kind "consolidation" is written by the consolidation worker only (the admin key); send "api" or leave source.kind out',
+      });
+      return;
+    }
+    const confidence = cappedConfidence(input.confidence, input.source?.extractor, ctx.trusted ?? false, deps.settings);
     const at = new Date(now).toISOString();
     const record = newMemoryRecord(
       {
@@ -226,6 +252,7 @@ function refuse(problems: ItemProblem[], items: number): never {
   const message =
     items === 1 ? first.message : `item ${first.index}: ${first.message} (nothing in the batch was written)`;
   if (first.code === 'conflict') throw new ConflictError(message, sorted);
+  if (first.code === 'forbidden') throw new ForbiddenError(message);
   if (sorted.every((p) => p.code === 'content_rejected')) throw new RejectedContentError(message, sorted);
   throw new ValidationError(message, sorted);
 }

@@ -54,10 +54,15 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
         idempotent<WriteResult | { items: WriteResult[] }>(idempotency, request, reply, async () => {
           const body = request.body;
           if ('items' in body) {
-            const items = await memory.write({ tenant: request.tenant, via: 'api' }, body.items);
+            const items = await memory.write(
+              { tenant: request.tenant, via: 'api', trusted: request.trusted },
+              body.items,
+            );
             return { statusCode: items.some((i) => writeStatusCode(i) === 201) ? 201 : 200, body: { items } };
           }
-          const [result] = (await memory.write({ tenant: request.tenant, via: 'api' }, [body])) as [WriteResult];
+          const [result] = (await memory.write({ tenant: request.tenant, via: 'api', trusted: request.trusted }, [
+            body,
+          ])) as [WriteResult];
           return { statusCode: writeStatusCode(result), body: result };
         }),
     );

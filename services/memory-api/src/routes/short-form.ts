@@ -22,9 +22,9 @@ export function shortFormRoutes(memory: MemoryService, idempotency: Idempotency)
       },
       async (request, reply) =>
         idempotent(idempotency, request, reply, async () => {
-          const [result] = (await memory.write({ tenant: request.tenant, via: 'api' }, [request.body])) as [
-            WriteResult,
-          ];
+          const [result] = (await memory.write({ tenant: request.tenant, via: 'api', trusted: request.trusted }, [
+            request.body,
+          ])) as [WriteResult];
           return { statusCode: writeStatusCode(result), body: result };
         }),
     );

@@ -21,9 +21,12 @@ const ImportSummary = z.object({
   imported: z.number().int(),
   skipped: z.number().int(),
   duplicates: z.number().int(),
+  quarantined: z.number().int(),
 });
 
 export interface TransferHooks {
+  /** Largest import body (IMPORT_MAX_BYTES): 413 past it, before reading when the length is announced. */
+  maxImportBytes: number;
   /** After each committed import chunk (metrics). */
   onImported?: (inserted: number) => void;
 }
@@ -33,7 +36,7 @@ export interface TransferHooks {
  * such a stream back. The NDJSON body parser hands the raw stream to the import route only, so
  * an import of any size is read line by line instead of buffered under the JSON body limit.
  */
-export function transferRoutes(memory: MemoryService, hooks: TransferHooks = {}): FastifyPluginAsyncZod {
+export function transferRoutes(memory: MemoryService, hooks: TransferHooks): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser([...NDJSON_TYPES], (_request, payload, done) => done(null, payload));
 
@@ -68,7 +71,7 @@ export function transferRoutes(memory: MemoryService, hooks: TransferHooks = {})
           response: { 200: ImportSummary, 413: ErrorResponses[422], 415: ErrorResponses[422], ...ErrorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const body = request.body;
         if (!isReadable(body)) {
           throw new AppError(
@@ -77,14 +80,23 @@ export function transferRoutes(memory: MemoryService, hooks: TransferHooks = {})
             `send the records as ${NDJSON_TYPES[0]}, one JSON record per line`,
           );
         }
+        // Refused before its end, the rest of the body would still be on the connection: close it after the answer.
+        const tooLarge = () => {
+          reply.header('connection', 'close');
+          return importTooLarge(hooks.maxImportBytes);
+        };
+        if (Number(request.headers['content-length'] ?? 0) > hooks.maxImportBytes) throw tooLarge();
         return importMemories(
           {
             store: memory.store,
             embedder: memory.embedder,
+            guard: memory.manage.guard,
+            confidence: memory.confidence,
+            trusted: request.trusted,
             ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}),
           },
           request.tenant,
-          ndjsonLines(body),
+          ndjsonLines(body, hooks.maxImportBytes, tooLarge),
         );
       },
     );
@@ -95,12 +107,31 @@ async function* toNdjson(records: AsyncIterable<unknown>): AsyncGenerator<string
   for await (const record of records) yield `${JSON.stringify(record)}\n`;
 }
 
-/** Splits a byte stream into numbered lines without holding more than one partial line. */
-export async function* ndjsonLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<NumberedLine> {
+function importTooLarge(maxBytes: number): AppError {
+  return new AppError(
+    'payload_too_large',
+    413,
+    `an import is at most ${maxBytes} bytes (IMPORT_MAX_BYTES); split the file, each part resumes where the last stopped`,
+  );
+}
+
+/**
+ * Splits a byte stream into numbered lines without holding more than one partial line, and
+ * refuses (413) a stream longer than `maxBytes` as soon as it passes that: the chunks committed
+ * until then stay, and a re-run of the rest resumes after them.
+ */
+export async function* ndjsonLines(
+  stream: AsyncIterable<Buffer | string>,
+  maxBytes = Number.POSITIVE_INFINITY,
+  tooLarge = () => importTooLarge(maxBytes),
+): AsyncGenerator<NumberedLine> {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   let line = 0;
+  let read = 0;
   for await (const chunk of stream) {
+    read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (read > maxBytes) throw tooLarge();
     const text = partial + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
     let start = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {

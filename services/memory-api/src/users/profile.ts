@@ -17,7 +17,7 @@ const PROFILE_QUERY = 'What should I know about this user first?';
  * A profile may restate a single fact word for word; its own hash namespace keeps the
  * exact-duplicate rule (one active memory per content) from pitting the two against each other.
  */
-const profileHash = (content: string) => contentHash(`${PROFILE_CATEGORY}\u001f${content}`);
+export const profileHash = (content: string) => contentHash(`${PROFILE_CATEGORY}\u001f${content}`);
 
 /**
  * The per-user profile summary (DESIGN §5 summarize): one active semantic memory of

@@ -99,7 +99,7 @@ describe('moving a deployment from SQLite to PostgreSQL by export and import (re
     const exported = await call<string>(url, 'GET', '/v1/export');
     expect(exported.trim().split('\n')).toHaveLength(7);
     const imported = await call(postgres.url, 'POST', '/v1/import', exported, 'application/x-ndjson');
-    expect(imported).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0 });
+    expect(imported).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0, quarantined: 0 });
 
     expect(await allRecords(postgres.url)).toEqual(original);
 

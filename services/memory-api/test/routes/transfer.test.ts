@@ -132,7 +132,7 @@ describe('export then import into an empty data directory (real processes, real 
 
     const imported = await cli(['import', file, '--json', '--quiet'], target.url).done;
     expect(imported.code).toBe(0);
-    expect(JSON.parse(imported.stdout)).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0 });
+    expect(JSON.parse(imported.stdout)).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0, quarantined: 0 });
 
     const copy = await allRecords(target.url);
     expect(copy).toEqual(original);
@@ -145,7 +145,7 @@ describe('export then import into an empty data directory (real processes, real 
     expect(found.results[0]?.id).toBe([...original.values()].find((r) => r.content === 'The user has quit coffee')?.id);
 
     const again = await cli(['import', file, '--json', '--quiet'], target.url).done;
-    expect(JSON.parse(again.stdout)).toEqual({ lines: 7, imported: 0, skipped: 7, duplicates: 0 });
+    expect(JSON.parse(again.stdout)).toEqual({ lines: 7, imported: 0, skipped: 7, duplicates: 0, quarantined: 0 });
   });
 
   it('rejects a bad line with its number and writes nothing of its chunk', async () => {
@@ -179,8 +179,8 @@ describe('export then import into an empty data directory (real processes, real 
     const taken = await importing(record);
     const unknown = await importing({ ...record, id: randomUUID(), user_id: 'u-oracle-unknown' });
     expect([taken.status, unknown.status]).toEqual([200, 200]);
-    expect(await taken.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0 });
-    expect(await unknown.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0 });
+    expect(await taken.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0, quarantined: 0 });
+    expect(await unknown.json()).toEqual({ lines: 1, imported: 1, skipped: 0, duplicates: 0, quarantined: 0 });
     // The other tenant holds its copy under an id of its own; the owner's record is untouched.
     const theirs = await call<{ items: MemoryRecord[] }>(
       target.url,
@@ -193,7 +193,13 @@ describe('export then import into an empty data directory (real processes, real 
     expect(theirs.items[0]?.id).not.toBe(record?.id);
     expect(JSON.stringify(await call(target.url, 'GET', `/v1/memories/${record?.id}`))).toBe(before);
     // A re-run finds it under that id and skips it.
-    expect(await (await importing(record)).json()).toEqual({ lines: 1, imported: 0, skipped: 1, duplicates: 0 });
+    expect(await (await importing(record)).json()).toEqual({
+      lines: 1,
+      imported: 0,
+      skipped: 1,
+      duplicates: 0,
+      quarantined: 0,
+    });
   });
 
   it('resumes a killed import without duplicates', async () => {
@@ -226,7 +232,13 @@ describe('export then import into an empty data directory (real processes, real 
 
       const resumed = await cli(['import', file, '--json', '--quiet'], fresh.url).done;
       expect(resumed.code).toBe(0);
-      expect(JSON.parse(resumed.stdout)).toEqual({ lines: 1200, imported: 200, skipped: 1000, duplicates: 0 });
+      expect(JSON.parse(resumed.stdout)).toEqual({
+        lines: 1200,
+        imported: 200,
+        skipped: 1000,
+        duplicates: 0,
+        quarantined: 0,
+      });
       const records = await allRecords(fresh.url);
       expect(records.size).toBe(1200);
       expect(new Set([...records.values()].map((r) => r.content)).size).toBe(1200);

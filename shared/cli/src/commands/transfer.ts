@@ -52,6 +52,8 @@ interface ImportSummary {
   imported: number;
   skipped: number;
   duplicates: number;
+  /** Imported as quarantined (held back by the poisoning guard): kept, never returned by search. */
+  quarantined?: number;
 }
 
 /**
@@ -105,7 +107,8 @@ export async function importCommand(ctx: CommandContext, positionals: string[]):
     ctx.out(
       `imported ${summary.imported} of ${summary.lines} records` +
         (summary.skipped ? `, ${summary.skipped} already present (skipped)` : '') +
-        (summary.duplicates ? `, ${summary.duplicates} duplicates of existing content (skipped)` : ''),
+        (summary.duplicates ? `, ${summary.duplicates} duplicates of existing content (skipped)` : '') +
+        (summary.quarantined ? `, ${summary.quarantined} held back by the poisoning guard (quarantined)` : ''),
     );
   }
   return EXIT.ok;
