@@ -15,6 +15,7 @@ import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
 import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
 import { challengeBrowsers, registerQueueDashboard } from './routes/admin-queues.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { maintenanceRoutes } from './routes/maintenance.ts';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Public by their route config (access: 'public'), which also keeps them out of the rate limit.
   await app.register(healthRoutes(deps.readiness, { timeoutMs: 2000 }));
   await app.register(whoamiRoutes(deps.keys));
+  await app.register(consoleRoutes());
   await app.register(shortFormRoutes(deps.memory, deps.idempotency));
   await app.register(memoryRoutes(deps.memory, deps.idempotency));
   await app.register(searchRoutes(deps.memory));

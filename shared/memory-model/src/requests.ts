@@ -209,6 +209,8 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export const SearchResponse = z.object({
   results: z.array(SearchHit),
   context: z.string(),
+  /** Tokens `context` spends of `token_budget`, by the estimate the budget is spent with. */
+  context_tokens: z.number().int(),
   truncated: z.boolean(),
   timed_out: z.boolean(),
   /** The query could not be embedded (the embedder is down or slow): results are keyword matches only. */

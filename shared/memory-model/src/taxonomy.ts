@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { CATEGORIES, LAYERS, STATUSES } from './vocabulary.ts';
 
-/** The three memory layers of DESIGN §2. */
-export const LAYERS = ['working', 'episodic', 'semantic'] as const;
+export { CATEGORIES, LAYERS, STATUSES };
+
 export const Layer = z.enum(LAYERS);
 export type Layer = z.infer<typeof Layer>;
 
-/** Built-in categories; `category` also accepts other lower_snake names (the set is extensible). */
-export const CATEGORIES = [
-  'preference',
-  'fact',
-  'decision',
-  'commitment',
-  'error',
-  'todo',
-  'lesson',
-  'conclusion',
-  'event',
-  'summary',
-  'profile',
-  'turn',
-  'note',
-] as const;
 export type KnownCategory = (typeof CATEGORIES)[number];
 export const Category = z
   .string()
@@ -33,7 +18,6 @@ export const MemoryType = z.enum(MEMORY_TYPES, {
 });
 export type MemoryType = z.infer<typeof MemoryType>;
 
-export const STATUSES = ['active', 'superseded', 'archived', 'quarantined'] as const;
 export const MemoryStatus = z.enum(STATUSES);
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 

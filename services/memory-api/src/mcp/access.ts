@@ -13,7 +13,7 @@ import { forgetMemories } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 
 /** What `memory_forget` answers: the long-term memories forgotten, and a forgotten session's working memory. */
-export const ForgetOutcome = ForgetResponse.extend({
+export const ForgetOutcome = ForgetResponse.omit({ preview: true }).extend({
   working_turns: z
     .number()
     .int()
@@ -91,7 +91,8 @@ interface ForgetSteps {
  * and so does a session of another user.
  */
 async function forgetWithSession(request: ForgetRequest, steps: ForgetSteps): Promise<ForgetOutcome> {
-  const longTerm = await steps.longTerm();
+  // The tool answers counts and ids; the REST dry run's preview (memory contents) is for people.
+  const { preview: _preview, ...longTerm } = await steps.longTerm();
   const sessionId = request.session_id;
   const sessionOnly =
     sessionId !== undefined && request.memory_id === undefined && !request.tags?.length && request.before === undefined;

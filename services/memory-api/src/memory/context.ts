@@ -15,22 +15,22 @@ export function contextLine(item: ContextItem): string {
 }
 
 /**
- * Takes items best-first while their lines fit the token budget. Returns how many
- * fit and whether anything was cut.
+ * Takes items best-first while their lines fit the token budget. Returns what fit, the
+ * tokens their lines spend, and whether anything was cut.
  */
 export function fitToBudget<T extends ContextItem>(
   items: readonly T[],
   budget: number,
-): { kept: T[]; truncated: boolean } {
+): { kept: T[]; tokens: number; truncated: boolean } {
   const kept: T[] = [];
   let spent = 0;
   for (const item of items) {
     const cost = estimateTokens(contextLine(item)) + 1;
-    if (spent + cost > budget) return { kept, truncated: true };
+    if (spent + cost > budget) return { kept, tokens: spent, truncated: true };
     spent += cost;
     kept.push(item);
   }
-  return { kept, truncated: false };
+  return { kept, tokens: spent, truncated: false };
 }
 
 /** Context text; an item superseded by another in the list comes right after it (newest first). */

@@ -226,7 +226,7 @@ async function searchMemories(
 
   const relevant = hits.filter((h) => h.score >= minScore);
   const { kept: top } = collapseRedundant(relevant, request.top_k, deps.settings.redundancy);
-  const { kept, truncated } = fitToBudget(
+  const { kept, tokens, truncated } = fitToBudget(
     top.map((h) => ({ ...h, occurredAt: h.occurred_at })),
     request.token_budget,
   );
@@ -237,6 +237,7 @@ async function searchMemories(
   return {
     results,
     context: renderContext(kept),
+    context_tokens: tokens,
     truncated,
     timed_out: timedOut,
     dense_skipped: queryVector === undefined,
