@@ -22,7 +22,7 @@ const say = (userId: string, content: string): TurnInput => ({ user_id: userId, 
  * resolves once the write is in the store and the reply waits, until `release()`, for a worker
  * the test may kill meanwhile — a worker that died after its write landed, before it saw the answer.
  */
-function holdWorkerReply(nth: number) {
+function holdWorkerReply(nth: number, isHeldCall = isMemoryWrite) {
   let writes = 0;
   let commit: () => void = () => undefined;
   let release: () => void = () => undefined;
@@ -34,9 +34,8 @@ function holdWorkerReply(nth: number) {
     release: () => release(),
     beforeReady(app: FastifyInstance) {
       app.addHook('onRequest', async (request) => {
-        const isWorkerWrite =
-          request.method === 'POST' && request.url === '/v1/memories' && request.headers['x-tenant-id'] !== undefined;
-        if (isWorkerWrite && ++writes === nth) held.add(request);
+        const isWorkerCall = request.headers['x-tenant-id'] !== undefined;
+        if (isWorkerCall && isHeldCall(request) && ++writes === nth) held.add(request);
       });
       app.addHook('onSend', async (request) => {
         if (!held.has(request)) return;
@@ -46,6 +45,11 @@ function holdWorkerReply(nth: number) {
     },
   };
 }
+
+const isMemoryWrite = (request: FastifyRequest) => request.method === 'POST' && request.url === '/v1/memories';
+/** The worker clearing the consolidated turns, its last step before the job completes. */
+const isSessionClear = (request: FastifyRequest) =>
+  request.method === 'DELETE' && request.url.startsWith('/v1/sessions/');
 
 describe('consolidation failures', () => {
   it('fails visibly, retries and deletes nothing when the llm extractor (local OpenAI-compatible server) answers invalid JSON', async () => {
@@ -131,6 +135,42 @@ describe('consolidation failures', () => {
     expect(transcript).toHaveLength(4);
     expect(transcript.every((m) => m.proof_count === 1)).toBe(true);
     expect((await s.client.sessionTurns('crash-session')).turns).toEqual([]);
+  }, 60_000);
+
+  it('records the work actually done when the worker is SIGKILLed after clearing the session, before completing', async () => {
+    // Every memory and the summary are written and the turns cleared; the worker dies before it sees the answer.
+    const hold = holdWorkerReply(1, isSessionClear);
+    stack = await startStack({
+      apiEnv: { JOB_ATTEMPTS: '5', JOB_BACKOFF_MS: '100' },
+      workerEnv: { WORKER_LOCK_MS: '2000' },
+      beforeReady: hold.beforeReady,
+    });
+    const s = stack;
+    const user = 'cleared-user';
+    await s.client.appendTurns('cleared-session', [
+      say(user, "I'm allergic to peanuts."),
+      say(user, 'Please keep answers short.'),
+      say(user, 'Remind me to renew my passport next month.'),
+    ]);
+    const ended = await s.client.endSession('cleared-session', user);
+    await hold.committed;
+    const [first] = s.workers;
+    first?.child.kill('SIGKILL');
+    expect(await first?.exited).toBeNull();
+    hold.release();
+    expect((await s.client.sessionTurns('cleared-session')).turns).toEqual([]);
+
+    await s.startWorker({ WORKER_LOCK_MS: '2000' });
+    const job = await s.waitForJob(ended.job_id, ['completed', 'failed']);
+    expect(job.state, JSON.stringify(job)).toBe('completed');
+    const result = job.result as ConsolidationResult;
+    const memories = (await s.client.list({ user_id: user, limit: 200 })).items.filter((m) => m.category !== 'profile');
+    const semantic = memories.filter((m) => m.layer === 'semantic');
+    const summary = memories.find((m) => m.category === 'summary');
+    expect(semantic).toHaveLength(3);
+    expect(result).toMatchObject({ turns: 3, extracted: 3, created: 3, summary_id: summary?.id });
+    expect(result.transcript.written).toBe(3);
+    expect(new Set(result.memory_ids)).toEqual(new Set(semantic.map((m) => m.id)));
   }, 60_000);
 
   it('writes the transcript once when the worker is SIGKILLed while its transcript write is in flight', async () => {

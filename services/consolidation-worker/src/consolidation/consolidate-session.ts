@@ -16,6 +16,12 @@ export interface ExtractionCheckpoint {
   items: ExtractedItem[];
   llm_calls: number;
   tokens: number;
+  /**
+   * What the attempt that wrote every memory did, saved before it cleared the session's turns: a
+   * worker killed after clearing leaves nothing to consolidate, and the retry answers this instead
+   * of a result of zeros.
+   */
+  result?: ConsolidationResult;
 }
 
 export interface ConsolidationDeps {
@@ -79,8 +85,19 @@ export async function consolidateSession(
     tokens: 0,
     duration_ms: 0,
   };
-  // Nothing left: an earlier run of the same turns finished, or the session expired.
-  if (session.turns.length === 0) return { ...result, duration_ms: elapsed(started) };
+  if (session.turns.length === 0) {
+    // An earlier attempt of this job wrote everything and cleared the turns before it could finish.
+    const done = deps.checkpoint?.through_seq === payload.through_seq ? deps.checkpoint.result : undefined;
+    if (done) {
+      deps.log.info(
+        { jobId, session: payload.session_id },
+        'session was consolidated by an earlier attempt of this job',
+      );
+      return done;
+    }
+    // Nothing left: another job consolidated these turns, or the session expired.
+    return { ...result, duration_ms: elapsed(started) };
+  }
 
   const turnIds = new Set(session.turns.map((t) => t.id));
   const userTurnIds = new Set(session.turns.filter((t) => t.role === 'user').map((t) => t.id));
@@ -142,8 +159,10 @@ export async function consolidateSession(
     `${jobId}.summary`,
   );
   result.summary_id = written.id;
+  result.duration_ms = elapsed(started);
 
-  // Every write succeeded: only now may the working memory of these turns go.
+  // Every write succeeded: only now may the working memory of these turns go, once what was done is saved.
+  await deps.saveCheckpoint({ ...checkpoint, result });
   await deps.api.clearSession(payload.session_id, payload.through_seq);
   result.duration_ms = elapsed(started);
   deps.log.info({ jobId, session: payload.session_id, ...result, memory_ids: undefined }, 'session consolidated');
