@@ -152,6 +152,25 @@ describe('end to end across real processes: agent → MCP → memory-api → sto
     expect((await stack.chat('e2e-zoe', 'e2e-zoe-s1', 'Where do I live?')).reply).toMatch(DONT_KNOW_EN);
   }, 60_000);
 
+  it('writes a correction into memory, so the sessions after it know the right thing', async () => {
+    const kim = await afterOneSession('e2e-kim', ['I live in Berlin.', 'My daughter is seven.', '我在北京工作。']);
+    expect((await kim.ask("Actually it's Lisbon, not Berlin.")).reply).toBe(
+      'Thanks for the correction — noted: you live in Lisbon, not Berlin.',
+    );
+    expect((await kim.ask('My daughter is eight, not seven.')).reply).toBe(
+      'Thanks for the correction — noted: your daughter is eight, not seven.',
+    );
+    expect((await kim.ask('其实我在上海工作，不是北京。')).reply).toBe('谢谢指正，已更正：你在上海工作，不是北京。');
+    await stack.endSession('e2e-kim', 'e2e-kim-s2');
+    const later = (message: string) => stack.chat('e2e-kim', 'e2e-kim-s3', message);
+    expect((await later('Where do I live?')).reply).toBe('You told me you live in Lisbon.');
+    // The worker keeps the correction's own words too ("eight, not seven"); "seven" alone is gone.
+    expect((await later('How old is my daughter?')).reply).toMatch(
+      /^You told me your daughter is eight(, not seven)?\.$/,
+    );
+    expect((await later('我在哪里工作？')).reply).toBe('你跟我说过：你在上海工作。');
+  }, 120_000);
+
   it('dates what was told on an earlier day', async () => {
     const stored = await postJson(
       `${stack.memoryApi.url}/v1/memories`,

@@ -364,17 +364,32 @@ function rank(hit: SearchHit): number {
   return hit.score + (hit.layer === 'working' ? 2 : hit.layer === 'semantic' ? 1 : 0);
 }
 
-/** Memories in order, leaving out any that mostly repeats an earlier one. */
+/** Distilled facts before this session's words before the transcript. */
+function layerRank(hit: SearchHit): number {
+  return hit.layer === 'semantic' ? 2 : hit.layer === 'working' ? 1 : 0;
+}
+
+/**
+ * Memories in order, one of each group that mostly says the same: the distilled fact over
+ * the turn it came from, and of two facts about the same thing the newer — "lives in Lisbon"
+ * written after "lives in Berlin" was corrected.
+ */
 export function distinct(hits: readonly SearchHit[]): SearchHit[] {
   const kept: Array<{ hit: SearchHit; stems: Set<string> }> = [];
   for (const hit of hits) {
     const text = hit.content.replace(SAID_PREFIX, '');
     const stems = /\p{Script=Han}/u.test(text) ? new Set(text.replace(/[，。！？\s]/g, '').split('')) : stemsOf(text);
     for (const s of ['user', '用', '户', '我', '你', '的', '是']) stems.delete(s);
-    const repeats = kept.some((k) => overlap(k.stems, stems) >= SAME_MEMORY_OVERLAP);
-    if (!repeats) kept.push({ hit, stems });
+    const same = kept.find((k) => overlap(k.stems, stems) >= SAME_MEMORY_OVERLAP);
+    if (!same) kept.push({ hit, stems });
+    else if (supersedes(hit, same.hit)) same.hit = hit;
   }
   return kept.map((k) => k.hit);
+}
+
+function supersedes(hit: SearchHit, other: SearchHit): boolean {
+  const byLayer = layerRank(hit) - layerRank(other);
+  return byLayer > 0 || (byLayer === 0 && Date.parse(hit.created_at) > Date.parse(other.created_at));
 }
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

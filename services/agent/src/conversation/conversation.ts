@@ -4,6 +4,7 @@ import { CONTENT_LIMITS, type EndSessionResponse, type SearchHit, type Turn } fr
 import { estimateTokens } from '@hindsight/text';
 import { expandedQuery, tellable } from './answer-selection.ts';
 import type { ChatReply, ChatRequest } from './contract.ts';
+import { correctedMemory, parseCorrection } from './correction.ts';
 import { languageOf } from './language.ts';
 import { searchMemory, usedMemory, writeMemory } from './memory-calls.ts';
 import { classifyMessage, type MessageKind } from './message-kind.ts';
@@ -24,6 +25,7 @@ import { buildProfileSection } from './profile.ts';
 import { buildMessages, memoryLines, rewriteMessages } from './prompt.ts';
 import { isVague, withRecentTopics } from './query-rewrite.ts';
 import { FOOD_CONSTRAINT_TERMS, recommendFood } from './recommendation.ts';
+import { addressedToUser } from './second-person.ts';
 import { standingPreferences } from './standing-preferences.ts';
 
 export interface ConversationSettings {
@@ -195,6 +197,24 @@ export class Conversation {
     }
   }
 
+  /** Rewrites the memory a correction is about, so later sessions know the right thing; confirms either way. */
+  private async correct(request: ChatRequest, known: SearchHit[], style: ReplyStyle): Promise<OfflineAnswer> {
+    const correction = parseCorrection(request.message);
+    const corrected = correction && correctedMemory(correction, known);
+    if (!correction || !corrected) return { reply: confirmCorrection(request.message, style), used: [] };
+    const outcome = await writeMemory(this.deps.tools, request.user_id, {
+      content: corrected.content,
+      memory_type: corrected.memoryType,
+      session_id: request.session_id,
+    });
+    if (!outcome.ok) return { reply: rememberReply(style.language, corrected.content, outcome), used: [] };
+    const clause = addressedToUser(corrected.ownWords ? `The user said: ${corrected.content}` : corrected.content);
+    return {
+      reply: confirmCorrection(request.message, style, { clause, wrong: correction.wrong }),
+      used: [corrected.corrects],
+    };
+  }
+
   private async answerOffline(
     request: ChatRequest,
     /** The message made standalone (a vague one carries the session's topics). */
@@ -225,7 +245,7 @@ export class Conversation {
       case 'instruction':
         return { reply: confirmInstruction(message, style), used: [] };
       case 'correction':
-        return { reply: confirmCorrection(message, style), used: [] };
+        return this.correct(request, known, style);
       case 'statement':
         return { reply: acknowledgeStatement(message, style), used: [] };
       case 'social':

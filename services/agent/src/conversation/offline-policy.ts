@@ -134,9 +134,18 @@ export function acknowledgeStatement(message: string, style: ReplyStyle): string
   return point ? `Noted: ${asClause(point)}.` : 'Noted.';
 }
 
-/** "Actually it's Lisbon, not Berlin." → "Thanks for the correction — noted: it's Lisbon, not Berlin." */
-export function confirmCorrection(message: string, style: ReplyStyle): string {
-  const point = swapPerson(pointOf(message, CORRECTION_LEAD));
+/**
+ * "Actually it's Lisbon, not Berlin." → "Thanks for the correction — noted: you live in Lisbon, not Berlin."
+ * when the memory it corrects was rewritten (`corrected`, in the second person), else with the user's words.
+ */
+export function confirmCorrection(
+  message: string,
+  style: ReplyStyle,
+  corrected?: { clause: string; wrong: string },
+): string {
+  const point = corrected
+    ? `${corrected.clause}${style.language === 'zh' ? '，不是' : ', not '}${corrected.wrong}`
+    : swapPerson(pointOf(message, CORRECTION_LEAD));
   if (style.language === 'zh') return `谢谢指正，已更正：${point}。`;
   return `Thanks for the correction — noted: ${asClause(point)}.`;
 }

@@ -1,6 +1,7 @@
 import type { SearchHit } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
 import { describe, expect, it } from 'vitest';
+import { correctedMemory, parseCorrection } from '../../src/conversation/correction.ts';
 import { classifyMessage, type MessageKind } from '../../src/conversation/message-kind.ts';
 import { functionTool } from '../../src/conversation/model-turn.ts';
 import { answerQuestion, type ReplyStyle } from '../../src/conversation/offline-policy.ts';
@@ -187,6 +188,37 @@ describe('answering a question from memory', () => {
 
   it('answers briefly when the user asked for short answers', () => {
     expect(answerQuestion('Where do I live?', memories, style('en', true)).reply).toBe('You live in Lisbon.');
+  });
+});
+
+describe('corrections', () => {
+  it.each([
+    ["Actually it's Lisbon, not Berlin.", { right: 'Lisbon', wrong: 'Berlin' }],
+    ['No, not Tuesday but Thursday', { right: 'Thursday', wrong: 'Tuesday' }],
+    ['My daughter is eight, not seven.', { right: 'eight', wrong: 'seven', clause: 'My daughter is eight' }],
+    [
+      'Sorry, I meant I live in New York, not Boston',
+      { right: 'New York', wrong: 'Boston', clause: 'I live in New York' },
+    ],
+    ['其实我住在上海，不是北京。', { right: '上海', wrong: '北京', clause: '我住在上海' }],
+    ['不是周二，是周四', { right: '周四', wrong: '周二' }],
+  ])('%s', (message, expected) => {
+    expect(parseCorrection(message)).toEqual(expected);
+  });
+
+  it('rewrite the memory that says the wrong thing, the distilled fact before the turn', () => {
+    const memories = [
+      hit('t', 'The user said: I work in Beijing.', 'turn'),
+      hit('f', '用户在北京工作。', 'fact'),
+      hit('a', 'The assistant said: 好的，记下了：你在北京工作。', 'turn'),
+    ];
+    expect(correctedMemory(parseCorrection('其实我在上海工作，不是北京。')!, memories)).toMatchObject({
+      content: '用户在上海工作。',
+      right: '上海',
+      corrects: { id: 'f' },
+      ownWords: false,
+    });
+    expect(correctedMemory(parseCorrection("Actually it's Lisbon, not Berlin")!, memories)).toBeUndefined();
   });
 });
 
