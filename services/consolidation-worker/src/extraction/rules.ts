@@ -41,12 +41,17 @@ export class RuleExtractor implements Extractor {
       const text = turn.content.slice(0, NOTE_CHARS_PER_TURN);
       const read = (part: string) =>
         /\p{Script=Han}/u.test(part) ? chineseFindings(part, ctx) : englishFindings(part, ctx);
-      const findings = read(text);
-      // "Around 120. My fiancée Sofia wants…": the reply's first sentence answers the question asked.
-      const first = text.split(/(?<=[.!?。！？])\s*/u)[0]?.trim() ?? '';
-      if (asked && first.length <= 80 && (findings.length === 0 || (first !== text && read(first).length === 0))) {
+      let findings = read(text);
+      // "Around 120. My fiancée Sofia wants…": the reply's first sentence answers the question asked,
+      // unless it says something that stands on its own (a bare "the user mentioned…" does not).
+      const first = sentencesOf(text)[0] ?? '';
+      const ofFirst = first === text ? findings : read(first);
+      if (asked && first.length <= 80 && ofFirst.every(isMention)) {
         const answer = answerToQuestion(asked, first);
-        if (answer) findings.unshift(answer);
+        if (answer) {
+          const mentioned = new Set(ofFirst.map((f) => f.value));
+          findings = [answer, ...findings.filter((f) => !mentioned.has(f.value))];
+        }
       }
       asked = undefined;
       for (const finding of findings) note(noted, { ...finding, turnId: turn.id });
@@ -81,6 +86,9 @@ function note(noted: Noted[], finding: Noted): void {
       noted.splice(index, 1);
       finding.key = reversed.key;
       finding.replaces = reversed.answer;
+      // The same slot answers the same question ("…about host on Anchor?"); the value names only the
+      // standing choice, so no active note still asserts the one taken back.
+      finding.query = reversed.query;
     }
   }
   if (finding.category !== 'decision' && finding.reverses) {
@@ -129,11 +137,32 @@ function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
   }
 }
 
-/** The question an assistant turn ends on, if it ends on one ("How many guests?"). */
+/** A note that only says the user mentioned something (the readers' fallback, key `said.…`). */
+function isMention(finding: Finding): boolean {
+  return finding.key.startsWith('said.');
+}
+
+/** Titles and abbreviations a full stop does not end a sentence after ("Dr. Weiss", "e.g. rice"). */
+const ABBREVIATION = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|mt|vs|approx|etc|e\.g|i\.e|no|fig)\.$/i;
+
+/** The sentences of a turn, a title's full stop ("Dr. Weiss") not ending one. */
+function sentencesOf(text: string): string[] {
+  const sentences: string[] = [];
+  for (const part of text.trim().split(/(?<=[.!?。！？])\s*/u)) {
+    const previous = sentences.at(-1);
+    if (previous !== undefined && ABBREVIATION.test(previous)) sentences[sentences.length - 1] = `${previous} ${part}`;
+    else sentences.push(part);
+  }
+  return sentences.map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The question an assistant turn asks, if it asks one: the last question, even when the turn goes
+ * on explaining after it ("Are you looking to stay in analytics? Each has …") — the user's reply answers it.
+ */
 function lastQuestion(text: string): string | undefined {
-  const sentences = text.trim().split(/(?<=[.!?。！？])\s*/u);
-  const last = sentences.at(-1)?.trim() ?? '';
-  return /[?？]$/u.test(last) && last.length <= 160 ? last : undefined;
+  const question = sentencesOf(text).findLast((s) => /[?？]$/u.test(s));
+  return question !== undefined && question.length <= 160 ? question : undefined;
 }
 
 /** Replies that answer nothing durable ("yes please", "not now", "maybe later", "先不用"). */

@@ -50,6 +50,20 @@ describe('rule extractor (compromise + jieba)', () => {
     ['提醒我下个月续签护照', 'commitment', /续签护照.*2026年4月/],
     ['我下个月要搬家到杭州', 'fact', /杭州.*下个月：2026年4月/],
     ['我有一只猫，叫豆豆', 'fact', /豆豆/],
+    // Allergies and intolerances however they are put.
+    ['Ibuprofen is a no-go for me, it wrecks my stomach.', 'fact', /does not tolerate Ibuprofen/],
+    ["Dairy really doesn't agree with me.", 'fact', /does not tolerate Dairy/],
+    ['Walnuts give me hives.', 'fact', /does not tolerate Walnuts/],
+    ['我一喝牛奶就拉肚子', 'fact', /用户吃牛奶会拉肚子/],
+    ['虾我吃了身上就起疹子', 'fact', /用户吃虾会起疹子/],
+    // A change names what it replaces; a decision not to do something keeps its verb.
+    ['My GP switched me from metformin to gliclazide.', 'fact', /switched the user from metformin to gliclazide/],
+    ["Let's not renew the gym membership.", 'decision', /^The user decided not to renew the gym membership\.$/],
+    // People by their role, facts about the user's world, instructions to leave things out.
+    ['A tutor called Marta Lopez helps me with calculus.', 'fact', /Marta Lopez/],
+    ['Returns are 12 percent of our orders.', 'fact', /mentioned that returns are 12 percent of their orders/i],
+    ['Please skip the caveats.', 'preference', /skip the caveats/],
+    ['仓库里有两台叉车，主管叫老王', 'fact', /用户提到，仓库里有两台叉车，主管叫老王/],
   ])('extracts %j', async (text, category, value) => {
     const items = await extractFrom(['user', text]);
     const item = items.find((i) => i.category === category && value.test(i.value));
@@ -130,6 +144,50 @@ describe('rule extractor (compromise + jieba)', () => {
     expect(decisions[0]?.value).toBe('The user decided to go with Lisbon.');
     expect(decisions[0]).toMatchObject({ key: 'decision.berlin', answer: 'Lisbon', replaces: 'Berlin' });
     expect(JSON.stringify(items)).not.toMatch(/decided to do Berlin/);
+  });
+
+  it('reads "him" as the latest one the user calls "he", not the latest one named', async () => {
+    const items = await extractFrom(
+      ['user', 'My son Theo is six.'],
+      ['user', 'Our dentist is Dr. Ruth Adler.'],
+      ['user', "Strawberries don't agree with him, he gets a rash."],
+    );
+    expect(items.find((i) => i.key === 'person.theo.allergy.strawberries')?.value).toMatch(/^Theo \(the user's son\)/);
+    expect(items.some((i) => i.key.includes('ruth') && i.key.includes('allergy'))).toBe(false);
+  });
+
+  it('rewrites the figure of the note just taken when the user corrects it', async () => {
+    const items = await extractFrom(['user', 'My daughter Ines is nine. She weighs 30 kilos. Sorry, 28 kilos.']);
+    const weight = items.find((i) => /weighs/.test(i.value));
+    expect(weight?.value).toBe("Ines (the user's daughter) weighs 28 kilos.");
+    expect(JSON.stringify(items)).not.toMatch(/30 kilos/);
+  });
+
+  it('keeps the question of a verbose assistant turn with its short answer, and a title does not end a sentence', async () => {
+    const items = await extractFrom(
+      ['assistant', 'Do you train in the mornings or the evenings? Many people find mornings easier to keep up.'],
+      ['user', 'Evenings, after the kids are asleep.'],
+      ['assistant', 'How did the check-up go?'],
+      ['user', 'Dr. Patel said my iron is low.'],
+    );
+    expect(items.map((i) => i.value)).toContain(
+      'Asked "Do you train in the mornings or the evenings?", the user answered: Evenings, after the kids are asleep.',
+    );
+    expect(items.some((i) => /Patel said/.test(i.value))).toBe(true);
+    expect(items.some((i) => /answered: Dr\.$/.test(i.value))).toBe(false);
+  });
+
+  it('leaves out of a Chinese reversal the option it takes back, and names it in replaces', async () => {
+    const items = await extractFrom(['user', '窗帘先选了那家叫青禾的店，不过算了，还是改成木棉吧，青禾太远了。']);
+    const decision = items.find((i) => i.category === 'decision');
+    expect(decision?.value).toMatch(/木棉/);
+    expect(decision?.value).not.toMatch(/青禾/);
+    expect(decision).toMatchObject({ reverses: true, replaces: '青禾' });
+  });
+
+  it('reads "算了，不…了" as a decision not to', async () => {
+    const items = await extractFrom(['user', '本来想学吉他，算了，不学了。']);
+    expect(items.find((i) => i.category === 'decision')).toMatchObject({ value: '用户决定不学了。', reverses: true });
   });
 
   it('reverses a Chinese decision the same way (算了…还是…)', async () => {

@@ -17,6 +17,8 @@ export interface Stack {
   api: FastifyInstance;
   deps: Dependencies;
   url: string;
+  /** memory-api's DATA_DIR (the SQLite file is `memory.db` in it). */
+  dataDir: string;
   redisPrefix: string;
   queueName: string;
   /** The acme tenant's client. */
@@ -70,6 +72,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     api,
     deps,
     url,
+    dataDir,
     redisPrefix,
     queueName,
     client: new MemoryApiClient({ baseUrl: url, apiKey: 'key-acme' }),

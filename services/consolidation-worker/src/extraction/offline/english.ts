@@ -1,6 +1,6 @@
 import { isChitChat } from '../small-talk.ts';
 import { clausesOf, isRelativeDate, keepJoinedUnits, resolvedDates, toThirdPerson } from './english-grammar.ts';
-import { type Finding, type SessionContext, sentence, slug } from './finding.ts';
+import { type Finding, mention, type Person, personFor, type SessionContext, sentence, slug } from './finding.ts';
 import {
   ANSWER_ASPECTS_EN,
   ANSWER_OBJECTS_EN,
@@ -33,7 +33,7 @@ const HEDGES =
 
 /** Passing states, feelings about the conversation, and the user leaving. */
 const TRANSIENT =
-  /\b(tired|exhausted|bored|sleepy|hungry|drowning|stressed|overwhelmed|out of time|gonna stop|going to stop|stop here|enough for (?:today|tonight)|that is all|that's all|in a meeting|on my way|running late|right now|miserable)\b/i;
+  /\b(tired|exhausted|bored|sleepy|hungry|drowning|stressed|overwhelmed|out of time|gonna stop|going to stop|stop here|enough for (?:today|tonight)|that is all|that's all|in a meeting|on my way|running late|right now|miserable|a nightmare|hectic|crazy busy|long week|long day)\b/i;
 
 /** Reads one user turn (English): its sentences, their clauses, each against the frames below. */
 export function englishFindings(text: string, ctx: SessionContext): Finding[] {
@@ -51,6 +51,8 @@ export function englishFindings(text: string, ctx: SessionContext): Finding[] {
         carried = undefined;
         return;
       }
+      const latest = findings.at(-1);
+      if (latest && correctFigure(latest, clause)) return;
       const found = readClause(clause, { previous: clauses[index - 1], next: clauses[index + 1], ctx });
       if (found.length > 0) {
         findings.push(...found);
@@ -59,12 +61,31 @@ export function englishFindings(text: string, ctx: SessionContext): Finding[] {
       }
       // A clause that only adds detail to the one before ("…, Maya is 7 and Tom is 4").
       if (carried && carried.category === 'fact' && !/^i\b/i.test(clause) && !TRANSIENT.test(clause)) {
-        const longer = `${carried.value.replace(/[.。]$/, '')}, ${clause.replace(/[,;:\s]+$/, '')}.`;
+        const detail = toThirdPerson(clause.replace(/[,;:\s]+$/, ''), 'the user', true);
+        const longer = `${carried.value.replace(/[.。]$/, '')}, ${detail}.`;
         if (longer.length <= 200) carried.value = longer;
       }
     });
   }
   return findings;
+}
+
+/**
+ * "He weighs 14 kilos. Sorry, 12 kilos": a bare correction of a figure rewrites the figure of the
+ * note just taken (same unit), rather than becoming a note of its own.
+ */
+function correctFigure(note: Finding, clause: string): boolean {
+  const m =
+    /^(?:sorry|no|oops|sorry no|i mean|i meant|correction|actually)[,:\s]+(?:it is\s+|it's\s+|make that\s+)?(\d[\d.,]*)\s*([a-z%]+)?$/i.exec(
+      clause.trim().replace(/[,;.\s]+$/, ''),
+    );
+  if (!m) return false;
+  const [, figure, unit] = m;
+  const old = new RegExp(String.raw`\b\d[\d.,]*(\s*${unit ? unit.replace(/s$/, '') : ''}\w*)`, 'i');
+  if (!old.test(note.value)) return false;
+  note.value = note.value.replace(old, `${figure}$1`);
+  note.answer = note.answer.replace(/\d[\d.,]*/, figure as string);
+  return true;
 }
 
 /**
@@ -78,8 +99,16 @@ function regroup(clauses: string[]): string[] {
     const parts = clause.split(/\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're)\b)/i);
     for (const part of parts) {
       const previous = out.at(-1);
-      if (previous !== undefined && /^(?:which|who|where|but only|but not|not|only|except)\b/i.test(part)) {
+      if (previous !== undefined && /^(?:which|who|where|but only|but not|not|only|except|never)\b/i.test(part)) {
         out[out.length - 1] = `${previous.replace(/[,;]\s*$/, '')}, ${part}`;
+      } else if (
+        previous !== undefined &&
+        !/[,;:]\s*$/.test(previous) &&
+        previous.split(/\s+/).length <= 2 &&
+        /^(?:is|are|was|were|has|have|had)\b/i.test(part)
+      ) {
+        // "Hybrid | is fine if …": compromise cut the subject off its verb.
+        out[out.length - 1] = `${previous} ${part}`;
       } else {
         out.push(part);
       }
@@ -109,6 +138,7 @@ type Frame = (clause: string, expanded: string, around: ClauseContext) => Findin
 const FRAMES: Frame[] = [
   reminderFrame,
   decisionFrame,
+  changeFrame,
   instructionFrame,
   allergyFrame,
   relationFrame,
@@ -123,6 +153,7 @@ const FRAMES: Frame[] = [
   commitmentFrame,
   planFrame,
   firstPersonFrame,
+  statedFrame,
 ];
 
 /** "I need a 10-question quiz for Thursday", "I want help with…": work asked of the assistant. */
@@ -141,7 +172,7 @@ function isRequest(expanded: string): boolean {
 
 /** A verb whose object is a bare pronoun ("left it to me", "terrified of them"): nothing to remember without context. */
 const PRONOUN_OBJECT =
-  /\b(?:left|did|do|does|sell|sold|use|like|love|want|of|put|sent|bought|make|made|keep|try|answer|fix|show)\s+(?:it|them|one|that|this|those)\b(?!\s+\w+ing)/i;
+  /\b(?:left|did|do|does|sell|sold|use|like|love|want|of|put|sent|bought|make|made|keep|try|answer|fix|show|suggest|recommend|mention)\s+(?:it|them|one|that|this|those)\b(?!\s+\w+ing)/i;
 
 function readClause(clause: string, around: ClauseContext): Finding[] {
   const expanded = expand(clause);
@@ -228,10 +259,13 @@ function reminderFrame(clause: string, expanded: string, { ctx }: ClauseContext)
 }
 
 const DECIDE_VERBS =
-  '(?:go with|do|use|book|get|try|pick|choose|take|shortlist|make it|keep|stick with|go for|switch to|put|move|add|hire|buy|order|plant|grow|start|have|make)';
+  '(?:go with|do|use|book|get|try|pick|choose|take|shortlist|make it|keep|stick with|go for|switch to|switch|put|move|add|hire|buy|order|plant|grow|start|have|make|host|hold|serve|feed)';
 
 const CORRECTION_CUE =
   /\b(instead|actually|sorry,? i meant|i meant|correction|make (?:that|it)|change (?:that|it) to)\b/i;
+
+/** Where the option a reversal names ends: "instead of Greenleaf| from July". */
+const AFTER_OPTION = String.raw`(?=\s+(?:from|on|in|at|by|for|starting|until|because|since)\b|[,.;]|$)`;
 
 const REVERSAL_CUE =
   /\b(instead|actually|on second thought|scratch that|scrap that|no wait|wait|rather|after all|changed my mind)\b/i;
@@ -241,11 +275,11 @@ function decisionFrame(clause: string, expanded: string, { ctx, previous }: Clau
   const cueBefore = previous !== undefined && REVERSAL_CUE.test(previous) && previous.split(/\s+/).length <= 4;
   const text = (cueBefore && /^no\s+/i.test(expanded) ? `scrap that, ${expanded}` : expanded).replace(/[.!]+$/, '');
   const reverses = cueBefore || REVERSAL_CUE.test(text);
-  const replaced = /\binstead of\s+(?:the\s+)?([^,.;]+)/i.exec(text)?.[1]?.trim();
+  const replaced = new RegExp(String.raw`\binstead of\s+(?:the\s+)?(.+?)${AFTER_OPTION}`, 'i').exec(text)?.[1]?.trim();
   const clean = (object: string) =>
     object
       .replace(/[,;.\s]+$/, '')
-      .replace(/\s*\binstead of\b.*$/i, '')
+      .replace(new RegExp(String.raw`\s*\binstead of\s+.+?${AFTER_OPTION}`, 'i'), '')
       .replace(/\s*\binstead\b/i, '')
       .replace(/\s*\bafter all\b/i, '')
       .replace(/\s*\bthen\b\s*$/i, '')
@@ -265,7 +299,7 @@ function decisionFrame(clause: string, expanded: string, { ctx, previous }: Clau
     return decision(
       `not_${slug(headWords(object, 2))}`,
       'no',
-      `The user decided not to ${/^(?:do|get|use|add|book|have|buy|take)\b/i.test(object) ? '' : 'go with '}${toThirdPerson(object)}`,
+      `The user decided not to ${/^(?:do|get|use|add|book|have|buy|take)\b/i.test(object) || startsWithVerb(object) ? '' : 'go with '}${toThirdPerson(object)}`,
       object,
       { reverses, replaced },
       ctx,
@@ -282,27 +316,72 @@ function decisionFrame(clause: string, expanded: string, { ctx, previous }: Clau
     /\b(?:change|switch) (?:that|it) to\s+(.+)$/i.exec(text) ??
     /\b(?:we|i) (?:have |had )?(?:decided|chosen|chose|agreed) (?:to |on |that )?(.+)$/i.exec(text) ??
     /^(.{2,40}) it is$/i.exec(text) ??
-    /\b(?:we are|we're|i am|i'm) going with\s+(.+)$/i.exec(text);
+    /\b(?:we are|we're|i am|i'm) (?:going with|switching to|changing to|going for)\s+(.+)$/i.exec(text);
   if (!positive) return undefined;
   const verb = positive.length > 2 ? (positive[1] ?? '') : '';
-  const object = clean(positive.length > 2 ? (positive[2] ?? '') : (positive[1] ?? ''));
+  // "switch him to a lamb kibble", "host it on Anchor": the option follows the pronoun and its preposition.
+  // "do it at home" says nothing without "it"; "host it on Anchor" names the option.
+  const pronounThen =
+    /^(?:(?:him|her|them|us)\s+(?:to|on|at|in|with|from)\s+(.+)|it\s+(?:on|at|in|with|to)\s+([A-Z].*))$/.exec(
+      positive[2] ?? '',
+    );
+  const said = clean(positive.length > 2 ? (positive[2] ?? '') : (positive[1] ?? ''));
+  const object = pronounThen && verb ? clean((pronounThen[1] ?? pronounThen[2]) as string) : said;
   if (object.length < 2 || /^(?:it|that|this|one|them|so|sure)\b/i.test(object) || DELIVERABLES_EN.test(object))
     return undefined;
   // "let's do a 3-week plan" asks for work; "I'll start on Saturday" is a commitment (below).
   if (/^(start|have)$/i.test(verb) && !reverses) return undefined;
-  const startsWithVerb =
-    /^(?:use|do|get|go|book|try|buy|hire|take|keep|move|plant|grow|build|launch|hold|have|make|rent|switch|stay|skip|order|cook|run)\b/i.test(
-      object,
-    );
-  const phrase = verb && !/^make it$/i.test(verb) ? `${verb} ${object}` : startsWithVerb ? object : `go with ${object}`;
+  const phrase =
+    verb && !/^make it$/i.test(verb)
+      ? `${verb} ${pronounThen ? resolvePronoun(said, ctx) : object}`
+      : startsWithVerb(object)
+        ? object
+        : `go with ${object}`;
   return decision(
     slug(headWords(object, 2)),
     object,
     `The user decided to ${toThirdPerson(phrase)}`,
-    object,
+    pronounThen ? `${verb} ${said}` : object,
     { reverses, replaced },
     ctx,
     clause,
+  );
+}
+
+/** "him" → "Biscuit" when the user just spoke of Biscuit (the last person or pet named). */
+function resolvePronoun(text: string, ctx: SessionContext): string {
+  const pronoun = /^(him|her)\b/i.exec(text)?.[1];
+  const person = pronoun ? personFor(ctx, pronoun) : undefined;
+  if (!person || person.name.startsWith("the user's")) return text;
+  return text.replace(/^(?:him|her)\b/i, person.name);
+}
+
+const SHE_RELATIONS =
+  /^(?:wife|fiancée|fiancee|girlfriend|daughter|mom|mum|mother|sister|grandmother|grandma|aunt|niece|mother-in-law)$/i;
+const HE_RELATIONS =
+  /^(?:husband|fiancé|fiance|boyfriend|son|dad|father|brother|grandfather|grandpa|uncle|nephew|father-in-law)$/i;
+
+/** "he" or "she" when the relation or the first name says so (compromise knows many first names). */
+function pronounOf(person: Person): 'he' | 'she' | undefined {
+  if (SHE_RELATIONS.test(person.relation)) return 'she';
+  if (HE_RELATIONS.test(person.relation)) return 'he';
+  const first = person.name.replace(/^(?:Dr|Mr|Mrs|Ms|Prof|Professor)\.?\s+/, '').split(/\s+/)[0] ?? '';
+  if (/^(?:Mrs|Ms)\b/.test(person.name)) return 'she';
+  if (/^Mr\b/.test(person.name)) return 'he';
+  const doc = nlp(`I met ${first} today`);
+  if (doc.has('#FemaleName')) return 'she';
+  if (doc.has('#MaleName')) return 'he';
+  return undefined;
+}
+
+/**
+ * Whether a decision's object is itself a verb phrase ("apply through agencies", "sign anything
+ * longer than six months"): "decided not to apply …", never "decided not to go with apply …".
+ */
+function startsWithVerb(object: string): boolean {
+  // A word list, not the tagger: compromise reads "hob on the island" as a verb phrase too.
+  return /^(?:use|do|get|go|book|try|buy|hire|take|keep|move|plant|grow|build|launch|hold|have|make|rent|switch|stay|skip|order|cook|run|apply|sign|spend|invite|call|pay|drive|fly|walk|tell|ask|wait|sell|paint|change|cancel|bother|rush|renew|register|join|commit|travel|send|post|publish|serve|bake|install|upgrade|pick|choose|bring|invest|borrow|lend|offer|accept|hold off|put)\b/i.test(
+    object,
   );
 }
 
@@ -330,7 +409,7 @@ function decision(
 function instructionFrame(clause: string, expanded: string): Finding | undefined {
   const text = expanded.replace(/[.!]+$/, '').trim();
   const imperative =
-    /^(?:please\s+|from now on,?\s+|in future,?\s+|going forward,?\s+)*(?:always|never|do not|don't|use|keep|make|put|write|give|show|cite|answer|reply|respond|include|add|avoid|stop|explain|quiz|correct|mark|label|list|format|send|speak|talk|only|no)\b/i.test(
+    /^(?:please\s+|from now on,?\s+|in future,?\s+|going forward,?\s+)*(?:always|never|do not|don't|use|keep|make|put|write|give|show|cite|answer|reply|respond|include|add|avoid|stop|explain|quiz|correct|mark|label|list|format|send|speak|talk|only|no|skip|spare|leave out|drop)\b/i.test(
       text,
     ) ||
     /\bplease\s*$/i.test(text) ||
@@ -359,7 +438,7 @@ function instructionFrame(clause: string, expanded: string): Finding | undefined
     .replace(/\bi\b/g, 'the user')
     .replace(/\bour\b/gi, "the user's");
   const startsWithVerb =
-    /^(?:always|never|do not|don't|use|keep|make|put|write|give|show|cite|answer|reply|respond|include|add|avoid|stop|explain|quiz|correct|mark|label|list|format|send|speak|talk|only)\b/i.test(
+    /^(?:always|never|do not|don't|use|keep|make|put|write|give|show|cite|answer|reply|respond|include|add|avoid|stop|explain|quiz|correct|mark|label|list|format|send|speak|talk|only|skip|spare|leave out|drop)\b/i.test(
       body,
     );
   const value = startsWithVerb
@@ -378,24 +457,49 @@ function instructionFrame(clause: string, expanded: string): Finding | undefined
   };
 }
 
+const ADVERB = String.raw`(?:really|just|always|totally|honestly|definitely|simply)\s+`;
+/** Who something disagrees with: "me", "him", "my stomach", "his skin". */
+const AFFECTED = String.raw`(?:me|him|her|them|(?:my|his|her|their)\s+\w+)`;
+const BAD_EFFECT = String.raw`(?:sick|ill|itchy|itch|break out|bleed|hives|a rash|rashes|a headache|headaches|migraines?|bloated|nauseous|throw up|vomit|swell|swollen|cramps|diarrh(?:o)?ea|wheez\w*)`;
+const CANNOT_HAVE = /\b(?:cannot|can't|can not) (?:eat|have|drink|take|touch|tolerate)\s+([^,.;]+)/i;
+
 function allergyFrame(clause: string, expanded: string, around: ClauseContext): Finding | undefined {
   const text = expanded;
-  const owner = ownerOf(text, around.ctx);
+  let owner = ownerOf(text, around.ctx);
   let thing: string | undefined =
     /\ballergic to\s+([^,.;]+)/i.exec(text)?.[1] ??
     /\b(?:a|an|have|has)\s+(?:severe\s+|bad\s+|mild\s+)?([\w' -]{2,30}?)\s+allergy\b/i.exec(text)?.[1] ??
     /\b(?:intolerant to|intolerance to|react badly to|sensitive to)\s+([^,.;]+)/i.exec(text)?.[1] ??
-    /^([\w' -]{2,30}?)\s+(?:makes?|made) (?:me|him|her|them) (?:sick|ill|itchy|break out)/i.exec(text)?.[1] ??
+    new RegExp(
+      String.raw`^([\w' -]{2,30}?)\s+(?:${ADVERB})?(?:makes?|made|gives?|gave) ${AFFECTED}\s+(?:${ADVERB})?${BAD_EFFECT}`,
+      'i',
+    ).exec(text)?.[1] ??
+    new RegExp(
+      String.raw`^([\w' -]{2,30}?)\s+(?:${ADVERB})?(?:does not|do not|did not) agree with ${AFFECTED}`,
+      'i',
+    ).exec(text)?.[1] ??
+    /^([\w' -]{2,30}?)\s+is (?:a )?(?:no-go|no go|off limits|off-limits|a no-no)\b/i.exec(text)?.[1] ??
     /\b(lactose|gluten)[- ]intolerant\b/i.exec(text)?.[1];
-  if (!thing && /\ballergic\b|\ballergy\b/i.test(text)) {
-    // "I can't eat shellfish, I'm allergic": the thing is in the clause next to it.
-    const neighbour = [around.previous, around.next].map((c) => (c ? expand(c) : '')).join(' ');
-    thing = /\b(?:cannot|can't|can not) (?:eat|have|drink|take|touch)\s+([^,.;]+)/i.exec(neighbour)?.[1];
-  }
+  // "I can't eat shellfish, I'm allergic", "Grandma can't have anything with gluten, she's coeliac":
+  // what cannot be eaten is in one clause, why in the one next to it.
+  const neighbour = [around.previous, around.next].map((c) => (c ? expand(c) : '')).join(' ');
+  const why = (t: string) => /\ballergic\b|\ballergy\b|\bintoleran/i.test(t) || CONDITIONS_EN.test(t);
+  if (!thing && why(text)) thing = CANNOT_HAVE.exec(neighbour)?.[1];
+  if (!thing && why(neighbour)) thing = CANNOT_HAVE.exec(text)?.[1];
   if (!thing) return undefined;
-  thing = thing.replace(/\b(so|and|but|which|that)\b.*$/i, '').trim();
-  if (thing.length < 2) return undefined;
-  const intolerance = /intoleran|react|sensitive|makes?|made/i.test(text) && !/allerg/i.test(text);
+  thing = thing
+    .replace(/\b(so|and|but|which|that|really|just)\b.*$/i, '')
+    .replace(/^(?:anything with|any)\s+/i, '')
+    .trim();
+  if (thing.length < 2 || /^(?:it|that|this|they|he|she)$/i.test(thing)) return undefined;
+  // "chicken does not agree with him": the one it disagrees with is the owner.
+  const affected = /\b(?:agree with|makes?|made|gives?|gave|for)\s+(him|her|his|them)\b/i.exec(text)?.[1];
+  const meant = affected ? personFor(around.ctx, affected) : undefined;
+  if (meant && owner.isUser) owner = personOwner(meant.name, meant.relation);
+  const intolerance =
+    /intoleran|react|sensitive|makes?|made|gives?|gave|agree|no-go|no go|off.limits|no-no|cannot|can't|can not/i.test(
+      text,
+    ) && !/allerg/i.test(text);
   const who = owner.subject;
   return {
     category: 'fact',
@@ -432,10 +536,30 @@ function ownerOf(text: string, ctx: SessionContext): Owner {
   const first = /^([A-Z][\p{L}'-]+)\b/u.exec(text)?.[1];
   const known = first ? ctx.people.get(first.toLowerCase()) : undefined;
   if (known) return personOwner(known.name, known.relation);
-  if (/^(?:she|he|they)\b/i.test(text) && ctx.lastPerson)
-    return personOwner(ctx.lastPerson.name, ctx.lastPerson.relation);
+  // "Grandma can't have gluten": a relation named like a name stands for the one of that relation.
+  const kin = first ? new RegExp(`^${RELATION}$`, 'i').exec(first)?.[1]?.toLowerCase() : undefined;
+  if (kin) {
+    const named = [...ctx.people.values()].find((p) => relationOf(p.relation) === relationOf(kin));
+    return personOwner(named?.name ?? `the user's ${kin}`, named?.relation ?? kin);
+  }
+  const pronoun = /^(she|he|they)\b/i.exec(text)?.[1];
+  const meant = pronoun ? personFor(ctx, pronoun) : undefined;
+  if (meant) return personOwner(meant.name, meant.relation);
   const friend = /\b(?:one of (?:his|her|their|my) friends|(?:his|her|their) friend|one of them)\b/i.test(text);
   return friend ? { isUser: false, key: 'guest', name: 'a guest', subject: 'A guest the user mentioned' } : USER;
+}
+
+/** One word per relation: "grandma" and "grandmother", "mum" and "mother" are the same person. */
+function relationOf(word: string): string {
+  const same: Record<string, string> = {
+    grandma: 'grandmother',
+    granny: 'grandmother',
+    grandpa: 'grandfather',
+    mum: 'mother',
+    mom: 'mother',
+    dad: 'father',
+  };
+  return same[word.toLowerCase()] ?? word.toLowerCase();
 }
 
 function personOwner(name: string, relation: string): Owner {
@@ -460,19 +584,29 @@ function relationFrame(clause: string, expanded: string, { ctx }: ClauseContext)
       1,
       2,
     ],
+    // "A recruiter called Tom Baxter from Monzo": someone the user deals with, by their role.
+    [
+      new RegExp(String.raw`\b(?:[Aa]n?|[Oo]ur|[Mm]y)\s+((?:[\w-]+\s+)?[\w-]+)\s+(?:called|named)\s+${NAME}`, 'u'),
+      1,
+      2,
+    ],
   ];
-  for (const [pattern, relIndex, nameIndex] of patterns) {
+  for (const [index, [pattern, relIndex, nameIndex]] of patterns.entries()) {
     const m = pattern.exec(text);
     if (!m) continue;
     const relation = (m[relIndex] as string).toLowerCase();
+    if (index === patterns.length - 1 && !JOBS_EN.test(relation) && !new RegExp(`^${RELATION}$`, 'i').test(relation))
+      continue;
     const name = (m[nameIndex] as string).trim();
     if (/^(is|was|and|the|a|an|who|said|says|wants|has|had|lives|loves|likes|will|can)$/i.test(name)) continue;
     // Case-insensitive RELATION let "my wife Priya" through; the name itself must be capitalised.
     if (!/^(?:Dr|Mr|Mrs|Ms|Prof|Professor)?\.?\s*[A-Z]/u.test(name)) continue;
-    const person = { name, relation: relation.replace(/^(?:rescue|old|new|little|big)\s+/, '') };
+    const person: Person = { name, relation: relation.replace(/^(?:rescue|old|new|little|big)\s+/, '') };
     ctx.people.set(name.toLowerCase().replace(/^(?:dr|mr|mrs|ms|prof|professor)\.?\s+/, ''), person);
     ctx.people.set(name.toLowerCase(), person);
-    ctx.lastPerson = person;
+    // "My dog Biscuit keeps scratching his ears": the pronoun the user uses for them settles "he".
+    const own = /\b(he|his|him|she|her)\b/i.exec(text.slice((m.index ?? 0) + m[0].length))?.[1];
+    mention(ctx, person, pronounOf(person) ?? (own ? (/^(?:he|his|him)$/i.test(own) ? 'he' : 'she') : undefined));
     const value = userSays(expanded);
     return {
       category: 'fact',
@@ -488,7 +622,8 @@ function relationFrame(clause: string, expanded: string, { ctx }: ClauseContext)
   if (rel && (rel[2] ?? '').split(/\s+/).length >= 2) {
     const relation = (rel[1] as string).toLowerCase();
     const named = [...ctx.people.values()].find((p) => p.relation === relation);
-    ctx.lastPerson = named ?? { name: `the user's ${relation}`, relation };
+    const person = named ?? { name: `the user's ${relation}`, relation };
+    mention(ctx, person, pronounOf(person));
     return {
       category: 'fact',
       key: `person.${slug(relation)}.${slug(headWords(rel[2] as string, 2))}`,
@@ -508,18 +643,17 @@ function knownPersonFrame(clause: string, expanded: string, { ctx }: ClauseConte
     );
   let person = first ? ctx.people.get((first[1] as string).toLowerCase()) : undefined;
   let rest = first ? clause.slice((first[1] as string).length).trim() : '';
-  if (
-    !person &&
-    /^(?:she|he)\s+(?:is|'s|was|has|had|does|wants|loves|likes|hates|cannot|can't|can|uses|lives|works|eats|needs|plays)\b/i.test(
+  const pronoun =
+    /^(she|he)\s+(?:is|'s|was|has|had|does|wants|loves|likes|hates|cannot|can't|can|uses|lives|works|eats|needs|plays|weighs|weighed|gets|keeps|turns|takes)\b/i.exec(
       expanded,
-    ) &&
-    ctx.lastPerson
-  ) {
-    person = ctx.lastPerson;
+    )?.[1];
+  const meant = pronoun ? personFor(ctx, pronoun) : undefined;
+  if (!person && pronoun && meant) {
+    person = meant;
     rest = expanded.replace(/^(?:she|he)\b/i, '').trim();
   }
   if (!person || rest.split(/\s+/).length < 2 || TRANSIENT.test(rest)) return undefined;
-  ctx.lastPerson = person;
+  mention(ctx, person, pronoun ? (pronoun.toLowerCase() as 'he' | 'she') : undefined);
   const subject = person.name.startsWith("the user's") ? person.name : `${person.name} (the user's ${person.relation})`;
   const diet = DIETS_EN.exec(rest)?.[1];
   return {
@@ -585,7 +719,10 @@ function identityFrame(clause: string, expanded: string): Finding | undefined {
   const from = /^(?:i am|i'm|we are|we're)\s+from\s+([A-Z][^,.;]+)/i.exec(expanded)?.[1];
   if (from) return fact('user.origin', from.trim(), 'Where is the user from?', userSays(expanded), 0.85);
   const job =
-    /^i (?:work as|am working as)\s+(?:an?\s+)?([^,.;]+)/i.exec(expanded)?.[1] ??
+    /^i (?:work as|am working as|have worked as|have been working as)\s+(?:an?\s+)?([^,.;]+)/i.exec(expanded)?.[1] ??
+    (JOBS_EN.test(expanded)
+      ? /^i (?:have been|was)\s+(?:an?|the)\s+((?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:at|in|for|with)\b/i.exec(expanded)?.[1]
+      : undefined) ??
     /^i (?:teach|lecture in|practise|practice)\s+([^,.;]+)/i.exec(expanded)?.[0] ??
     (JOBS_EN.test(expanded)
       ? /^i am (?:an?|the)\s+((?:[\w-]+\s+){0,4}?[\w-]+)(?:\s+(?:at|in|for|with)\b.*)?$/i.exec(expanded)?.[1]
@@ -802,13 +939,76 @@ function planFrame(clause: string, expanded: string, { ctx }: ClauseContext): Fi
       ? 'plan.move'
       : `plan.${slug(headWords(expanded.replace(/^(?:i|we|my|our)\s+(?:am|are|is|will|have)?\s*/i, ''), 2))}`,
     answer: expanded,
+    // Each plan its own question: two plans never answer "the same question" (the write path would
+    // take the later for an update of the earlier).
     query: moving
       ? 'Where and when is the user moving?'
       : trip
         ? 'Where and when is the user travelling?'
-        : 'What is the user planning, and when?',
+        : `When is the user's ${headWords(expanded.replace(/^(?:i|we|my|our)\s+(?:am|are|is|will|have|has)?\s*/i, ''), 3) || 'plan'}?`,
     value: sentence(`${value}${dateNote(clause, ctx)}`),
     confidence: 0.8,
+  };
+}
+
+/**
+ * "Dr. Weiss switched me from propranolol to topiramate", "we changed from Slack to Teams": a change
+ * names what it replaces, so the write path can supersede the note that still says the old one.
+ */
+function changeFrame(clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
+  const m =
+    /\b(?:switched|changed|moved|swapped)\s+(?:(?:me|us|him|her|them)\s+)?(?:over\s+)?from\s+(?:the\s+)?(.+?)\s+to\s+(.+?)(?=[,;.]|$)/i.exec(
+      expanded,
+    );
+  if (!m || /^(?:it|that|this)$/i.test(m[1] as string)) return undefined;
+  const from = (m[1] as string).trim();
+  const to = (m[2] as string).trim();
+  return {
+    category: 'fact',
+    key: `user.${slug(headWords(from, 2))}`,
+    answer: to,
+    query: `What does the user use now instead of ${headWords(from, 3)}?`,
+    value: sentence(
+      `${userSays(/^(?:i|we)\b/i.test(expanded) ? expanded : expanded.replace(/\b(?:me|us)\b/i, 'the user')).replace(/[.]$/, '')}${dateNote(clause, ctx)}`,
+    ),
+    confidence: 0.8,
+    replaces: from,
+  };
+}
+
+/**
+ * What the user states about their world without naming themselves, when it carries a figure, a
+ * date or a name ("Weddings are 40 percent of our revenue", "Bloomfield wants a minimum order of
+ * 300 pounds", "First episode goes out on March 4", "Triggers so far are red wine, …"): a note
+ * in the third person. Pronoun subjects, questions about the conversation and one-word clauses
+ * say nothing on their own.
+ */
+function statedFrame(clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
+  if (/^(?:i|we|my|our|you|your|it|this|that|these|those|there|here|he|she|they|what|which|who)\b/i.test(expanded))
+    return undefined;
+  if (HEDGES.test(expanded) || TRANSIENT.test(expanded) || expanded.split(/\s+/).length < 4) return undefined;
+  const doc = nlp(expanded);
+  // "has been late three times" (the subject is in the clause before), "14 was before his diet".
+  if (!doc.has('#Verb') || doc.has('^(#Verb|#Auxiliary|#Copula|#Adverb|#Value|#Preposition|#Conjunction)'))
+    return undefined;
+  const figure = doc.has('#Value') || MONEY.test(expanded) || hasDate(expanded, ctx);
+  const named = doc.match('#ProperNoun').not('^.').found;
+  const listed = doc.has('^#Noun+ (so far)? (is|are|include|includes) #Noun') && /,|\band\b/.test(expanded);
+  if (!figure && !named && !listed) return undefined;
+  const subject = doc.match('#Noun+').first().text('normal') || headWords(expanded, 2);
+  return {
+    category: 'fact',
+    key: `said.${slug(subject)}`,
+    answer: expanded,
+    query: `What did the user say about ${subject}?`,
+    value: sentence(
+      `The user mentioned that ${expanded
+        .replace(/\bmy\b/gi, 'their')
+        .replace(/\bour\b/gi, 'their')
+        .replace(/\bme\b/gi, 'them')
+        .replace(/^(?:The|A|An|This|These|Those)\b/, (w) => w.toLowerCase())}${dateNote(clause, ctx)}`,
+    ),
+    confidence: 0.65,
   };
 }
 

@@ -25,11 +25,42 @@ export interface SessionContext {
   /** People and pets the user named, by lowercased name: how they relate to the user. */
   people: Map<string, { name: string; relation: string }>;
   /** The last person or pet the user spoke about (resolves "she", "he", "他", "她"). */
-  lastPerson?: { name: string; relation: string };
+  lastPerson?: Person;
+  /** Everyone spoken about, most recent last: "him" is the latest one who is a "he". */
+  mentioned: Person[];
+}
+
+export interface Person {
+  name: string;
+  relation: string;
+  /** How the user refers to them, once known (a gendered relation, a name, or the user's own "he"/"she"). */
+  pronoun?: 'he' | 'she';
 }
 
 export function newSessionContext(now: string): SessionContext {
-  return { now, people: new Map() };
+  return { now, people: new Map(), mentioned: [] };
+}
+
+/** The user spoke about `person`: the one "he"/"she" most likely means next. */
+export function mention(ctx: SessionContext, person: Person, pronoun?: 'he' | 'she'): void {
+  if (pronoun && !person.pronoun) person.pronoun = pronoun;
+  ctx.lastPerson = person;
+  ctx.mentioned = [...ctx.mentioned.filter((p) => p !== person), person];
+}
+
+/**
+ * Whom "he"/"him"/"his" or "she"/"her" stands for: the latest person known by that pronoun, else
+ * the latest one not known by the other (the vet named last is not the "him" when the dog is a "he").
+ */
+export function personFor(ctx: SessionContext, pronoun: string): Person | undefined {
+  const wanted = /^(?:he|him|his|他)$/i.test(pronoun)
+    ? 'he'
+    : /^(?:she|her|hers|她)$/i.test(pronoun)
+      ? 'she'
+      : undefined;
+  if (!wanted) return ctx.lastPerson;
+  const latest = [...ctx.mentioned].reverse();
+  return latest.find((p) => p.pronoun === wanted) ?? latest.find((p) => p.pronoun === undefined) ?? ctx.lastPerson;
 }
 
 /** A slot id part: lowercase ASCII words joined by `_`, or the first characters of other scripts. */

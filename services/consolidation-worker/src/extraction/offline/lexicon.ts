@@ -132,4 +132,4 @@ export const STANDING_MARKERS_EN =
   /\b(always|never|every|each|all|from now on|in future|in the future|going forward|by default|whenever|any time|at all times|only|anymore|any more)\b|,\s*not\s+\w+|\bnot\s+\w+(?:\s+\w+)?,\s*not\b|^no\s+\w+/i;
 
 export const ANSWER_OBJECTS_EN =
-  /\b(answers?|responses?|replies|reply|respond|explanations?|emails?|code|examples?|units|spelling|language|format|tone|workouts?|corrections?|comments?|tables?|lists?|bullet points?|citations?|cite|quiz(?:zes)?|messages?|summaries|updates?|maps?|jargon|numbers|metric)\b/i;
+  /\b(answers?|responses?|replies|reply|respond|explanations?|emails?|code|examples?|units|spelling|language|format|tone|workouts?|corrections?|comments?|tables?|lists?|bullet points?|citations?|cite|quiz(?:zes)?|messages?|summaries|updates?|maps?|jargon|numbers|metric|disclaimers?|warnings?|caveats?|suggest|suggestions?|recommend|recommendations?)\b/i;
