@@ -304,6 +304,8 @@ describeWithBrowser('the memory console at /console, in headless Chromium agains
     await seeAttr(job, 'data-state', 'completed', { timeout: 60_000 });
     await seeExact(job.locator('[data-count="created"]'), /^[1-9]\d*$/);
     await seeExact(job.locator('[data-count="turns"]'), '2');
+    // Consolidated: the session's working memory was cleared, and the page shows it.
+    await seeCount(page.locator('.turns li'), 0);
     await shot(page, 'sessions');
 
     await page.getByRole('link', { name: 'Timeline' }).click();
@@ -348,6 +350,34 @@ describeWithBrowser('the memory console at /console, in headless Chromium agains
     await page.reload();
     await seeVisible(page.getByLabel('API key'));
     await seeText(page.getByRole('alert'), /^The API refused the key: missing or invalid API key/);
+    await page.context().close();
+  });
+
+  it('works from the keyboard alone: log in, move between pages, search', async () => {
+    const page = await newPage();
+    await page.goto(`${url}/console/`);
+    await page.keyboard.type('key-acme'); // the key field has the focus
+    await page.keyboard.press('Enter');
+    await seeExact(page.getByTestId('tenant'), 'acme');
+    const focused = () =>
+      page.evaluate(() => {
+        const active = (
+          globalThis as unknown as { document: { activeElement: { textContent: string | null; id: string } } }
+        ).document.activeElement;
+        return { text: active.textContent?.trim(), id: active.id };
+      });
+    // The page took the focus after logging in; Tab on through the page and round to the navigation.
+    for (let i = 0; i < 40 && (await focused()).text !== 'Search'; i++) await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Search');
+    await page.keyboard.press('Enter');
+    // The new page takes the focus; the next Tab reaches its first field.
+    await page.keyboard.press('Tab');
+    expect((await focused()).id).toBe('search-query');
+    await page.keyboard.type('does maria drink coffee?');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('maria'); // the user field
+    await page.keyboard.press('Enter');
+    await seeText(page.locator('.result').first().locator('.content'), /coffee/);
     await page.context().close();
   });
 

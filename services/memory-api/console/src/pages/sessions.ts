@@ -76,8 +76,12 @@ function SessionView({ sessionId, userId, onEnded }: { sessionId: string; userId
   const end = useAction(async () => {
     const answer = await api.post<EndSessionResponse>(`${path}/end`, { user_id: userId });
     setJobId(answer.job_id);
-    onEnded();
   });
+  // Once consolidated, the session's working memory is cleared: show it as it is now.
+  const settled = () => {
+    turns.reload();
+    onEnded();
+  };
   return html`<${Section} title=${`Session ${sessionId}`}>
     <${Loading} what=${turns} />
     ${
@@ -101,12 +105,12 @@ function SessionView({ sessionId, userId, onEnded }: { sessionId: string; userId
       </button>
     </p>
     <${ErrorNote} error=${end.error} />
-    ${jobId && html`<${JobView} jobId=${jobId} />`}
+    ${jobId && html`<${JobView} jobId=${jobId} onSettled=${settled} />`}
   </${Section}>`;
 }
 
 /** Polls `GET /v1/jobs/:id` until the job completed or failed. */
-function JobView({ jobId }: { jobId: string }) {
+function JobView({ jobId, onSettled }: { jobId: string; onSettled?: () => void }) {
   const { api } = useConsole();
   const [job, setJob] = useState<JobStatus | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -120,6 +124,7 @@ function JobView({ jobId }: { jobId: string }) {
         setJob(status);
         setError(undefined);
         if (!SETTLED.has(status.state)) timer = setTimeout(poll, 500);
+        else onSettled?.();
       } catch (caught) {
         if (!stopped) setError(caught);
       }
