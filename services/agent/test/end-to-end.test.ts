@@ -152,6 +152,27 @@ describe('end to end across real processes: agent → MCP → memory-api → sto
     expect((await stack.chat('e2e-zoe', 'e2e-zoe-s1', 'Where do I live?')).reply).toMatch(DONT_KNOW_EN);
   }, 60_000);
 
+  it('answers other phrasings of the same questions, and suggestions that are not about food', async () => {
+    const ivy = await afterOneSession('e2e-ivy', [
+      "I'm married to Ben and we have two kids.",
+      'My sister Ruth lives in Dublin.',
+      'I play the cello in my free time.',
+      'I speak French and Italian.',
+      '我是四川人。',
+    ]);
+    expect((await ivy.ask('Am I married?')).reply).toMatch(/married to Ben/);
+    expect((await ivy.ask('Do I have any siblings?')).reply).toMatch(/sister Ruth lives in Dublin/);
+    expect((await ivy.ask('Do I have children?')).reply).toMatch(/two kids/);
+    expect((await ivy.ask('What are my hobbies?')).reply).toMatch(/cello/);
+    expect((await ivy.ask('Which languages do I speak?')).reply).toMatch(/French and Italian/);
+    expect((await ivy.ask('我是哪里人？')).reply).toBe('你跟我说过：你是四川人。');
+    expect((await ivy.ask('How old am I?')).reply).toMatch(DONT_KNOW_EN);
+    expect((await ivy.ask('Where do I live?')).reply).toMatch(DONT_KNOW_EN);
+    const gift = await ivy.ask('What should I get my sister for her birthday?');
+    expect(gift.reply).toMatch(/^Keeping in mind that you told me your sister Ruth lives in Dublin/);
+    expect((await ivy.ask('Can you suggest a film for tonight?')).reply).toMatch(/^I don't know your tastes there yet/);
+  }, 120_000);
+
   it('writes a correction into memory, so the sessions after it know the right thing', async () => {
     const kim = await afterOneSession('e2e-kim', ['I live in Berlin.', 'My daughter is seven.', '我在北京工作。']);
     expect((await kim.ask("Actually it's Lisbon, not Berlin.")).reply).toBe(

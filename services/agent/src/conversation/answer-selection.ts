@@ -69,7 +69,8 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('old|age|aged')}|多大|几岁|年龄|岁数`,
-    `${b(`old|age|aged|years?|${NUMBER_WORDS}`)}|岁|年龄|\\d`,
+    // An age, not any number: "she is seven", "aged 40", "12 years old" — "has two kids" is not one.
+    `${b(`old|age|aged|years? old|(?:is|am|are|was|turned|turns|turning|he's|she's|i'm)\\s+(?:${NUMBER_WORDS})`)}|(?:${NUMBER_WORDS})\\s*(?:years?|yrs?)\\b|岁|年龄`,
     'age old years 岁',
   ),
   concept(`birthday|born|生日|出生`, `birthday|born|生日|出生`, 'birthday born 生日'),
@@ -88,13 +89,13 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('wife|spouse')}|老婆|妻子|太太|爱人`,
-    `${b('wife|spouse|married')}|老婆|妻子|太太|爱人`,
+    `${b('wife|spouse')}|老婆|妻子|太太|爱人`,
     'wife spouse 妻子 老婆',
     true,
   ),
   concept(
     `${b('husband|spouse')}|老公|丈夫|爱人`,
-    `${b('husband|spouse|married')}|老公|丈夫|爱人`,
+    `${b('husband|spouse')}|老公|丈夫|爱人`,
     'husband spouse 丈夫 老公',
     true,
   ),
@@ -120,6 +121,17 @@ export const CONCEPTS: readonly Concept[] = [
     `${b('parents?')}|父母|爸妈`,
     `${b('parents?|mother|father|mom|dad|mum')}|父母|爸妈|妈妈|爸爸`,
     'parents 父母',
+    true,
+  ),
+  concept(
+    `${b('married|marriage|marital|single|divorced|engaged')}|结婚|已婚|单身|离婚|对象`,
+    `${b('married|wife|husband|spouse|partner|divorced|single|engaged|fianc[ée]e?|boyfriend|girlfriend')}|结婚|已婚|单身|离婚|老婆|老公|妻子|丈夫|对象`,
+    'married wife husband partner 结婚 老婆 老公',
+  ),
+  concept(
+    `${b('siblings?')}|兄弟姐妹`,
+    `${b('brothers?|sisters?|siblings?|twin')}|哥哥|弟弟|姐姐|妹妹|兄弟|姐妹`,
+    'brother sister sibling 哥哥 姐姐 弟弟 妹妹',
     true,
   ),
   concept(`${b('brothers?')}|哥哥|弟弟|兄弟`, `${b('brothers?')}|哥哥|弟弟|兄弟`, 'brother 哥哥 弟弟', true),
