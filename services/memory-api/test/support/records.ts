@@ -1,39 +1,27 @@
-import { randomUUID } from 'node:crypto';
-import { contentHash, type MemoryRecord } from '@hindsight/memory-model';
+import type { MemoryRecord } from '@hindsight/memory-model';
+import { newMemoryRecord } from '../../src/memory/new-record.ts';
 
-/** A complete memory record with sensible defaults, for store-level tests. */
+/**
+ * A complete memory record for store-level tests: a fresh record as the write path makes it
+ * (`newMemoryRecord`), learned on 2025-01-01 by tenant t1's user u1, with an empty history unless
+ * given, then the test's overrides.
+ */
 export function makeRecord(overrides: Partial<MemoryRecord> & { content: string }): MemoryRecord {
   const at = overrides.created_at ?? new Date('2025-01-01T00:00:00.000Z').toISOString();
-  return {
-    id: randomUUID(),
-    tenant: 't1',
-    user_id: 'u1',
-    agent_id: null,
-    session_id: null,
-    layer: 'semantic',
-    category: 'fact',
-    query: null,
-    tags: [],
-    metadata: {},
-    confidence: 0.9,
-    importance: null,
-    proof_count: 1,
-    source: { kind: 'api' },
-    occurred_at: at,
-    created_at: at,
-    updated_at: at,
-    valid_until: null,
-    status: 'active',
-    superseded_by: null,
-    history: [],
-    access_count: 0,
-    last_accessed_at: null,
-    decay_weight: 1,
-    content_hash: contentHash(overrides.content),
-    embedding_model: 'test-8',
-    version: 1,
-    ...overrides,
-  };
+  const fresh = newMemoryRecord(
+    {
+      tenant: 't1',
+      user_id: 'u1',
+      layer: 'semantic',
+      category: 'fact',
+      content: overrides.content,
+      confidence: 0.9,
+      source: { kind: 'api' },
+      embedding_model: 'test-8',
+    },
+    at,
+  );
+  return { ...fresh, history: [], ...overrides };
 }
 
 /** A unit vector pointing mostly along `axis`, with a little of `next` to break ties. */
