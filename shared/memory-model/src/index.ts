@@ -1,4 +1,5 @@
 export { contentHash } from './hash.ts';
+export * from './history.ts';
 export * from './identifier.ts';
 export * from './limits.ts';
 export * from './record.ts';

@@ -13,6 +13,7 @@ import {
   type ForgetRequest,
   type ForgetResponse,
   type HistoryEntry,
+  type HistoryView,
   type ListQuery,
   type MemoryPatch,
   type MemoryRecord,
@@ -185,16 +186,6 @@ export async function restoreMemory(
       return committed(next);
     }),
   );
-}
-
-export interface HistoryView {
-  id: string;
-  status: MemoryRecord['status'];
-  superseded_by: string | null;
-  /** The versions of this page's memories (this one first, then those it superseded, back in time), oldest first. */
-  entries: Array<HistoryEntry & { memory_id: string }>;
-  /** The next page: memories superseded further back; null when the chain ends here. */
-  next_cursor: string | null;
 }
 
 export interface HistoryPage {

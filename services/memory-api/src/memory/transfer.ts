@@ -6,6 +6,7 @@ import {
   CONTENT_LIMITS,
   contentHash,
   Identifier,
+  type ImportSummary,
   MemoryRecord,
   searchableText,
   Tags,
@@ -35,18 +36,6 @@ export async function* exportMemories(
     yield* page.items;
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
-}
-
-export interface ImportSummary {
-  /** Non-blank lines read. */
-  lines: number;
-  imported: number;
-  /** Ids already in the store: what an interrupted import already wrote, or a second run. */
-  skipped: number;
-  /** Active records whose content is already active for the same user and layer under another id. */
-  duplicates: number;
-  /** Of those imported, how many are `quarantined` (the guard held them back, or they were): kept, never returned by search. */
-  quarantined: number;
 }
 
 export interface ImportDeps {

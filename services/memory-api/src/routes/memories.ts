@@ -1,5 +1,5 @@
 import {
-  HistoryEntry,
+  HistoryView,
   ListQuery,
   MemoryBatchInput,
   MemoryList,
@@ -15,16 +15,6 @@ import { deleteMemory, getMemory, listMemories, memoryHistory, patchMemory, rest
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
-
-const HistoryResponse = z.object({
-  id: z.string(),
-  status: z.string(),
-  superseded_by: z.string().nullable(),
-  // The record's own history entry shape (with the reason of each merge and supersede), plus whose it is.
-  entries: z.array(HistoryEntry.extend({ memory_id: z.string() })),
-  /** The next page (memories superseded further back); null at the chain's start. */
-  next_cursor: z.string().nullable(),
-});
 
 const HistoryQuery = z
   .object({
@@ -128,7 +118,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
           summary: 'Versions of a memory, including the memories it superseded, a page of memories at a time',
           params: IdParams,
           querystring: HistoryQuery,
-          response: { 200: HistoryResponse, ...ErrorResponses },
+          response: { 200: HistoryView, ...ErrorResponses },
         },
       },
       async (request) => memoryHistory(memory.manage, request.tenant, request.params.id, request.query),

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '@hindsight/errors';
-import { ListQuery } from '@hindsight/memory-model';
+import { ImportSummary, ListQuery } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listFilter } from '../memory/manage.ts';
@@ -15,14 +15,6 @@ export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl'] as con
 const MAX_LINE_BYTES = 1024 * 1024;
 
 const ExportQuery = ListQuery.omit({ limit: true, cursor: true });
-
-const ImportSummary = z.object({
-  lines: z.number().int(),
-  imported: z.number().int(),
-  skipped: z.number().int(),
-  duplicates: z.number().int(),
-  quarantined: z.number().int(),
-});
 
 export interface TransferHooks {
   /** Largest import body (IMPORT_MAX_BYTES): 413 past it, before reading when the length is announced. */

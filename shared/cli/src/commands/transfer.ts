@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { apiErrorFrom } from '@hindsight/memory-client';
+import type { ImportSummary } from '@hindsight/memory-model';
 import { type CommandContext, EXIT, UsageError } from '../context.ts';
 import { createProgress } from '../progress.ts';
 import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
@@ -45,15 +46,6 @@ export async function exportCommand(ctx: CommandContext, values: FilterValues & 
     ctx.note(`exported ${records} memories`);
   }
   return EXIT.ok;
-}
-
-interface ImportSummary {
-  lines: number;
-  imported: number;
-  skipped: number;
-  duplicates: number;
-  /** Imported as quarantined (held back by the poisoning guard): kept, never returned by search. */
-  quarantined?: number;
 }
 
 /**
