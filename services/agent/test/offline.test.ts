@@ -100,6 +100,27 @@ describe('agent without a model (offline policy)', () => {
     expect(stored.body.items).toEqual([]);
   });
 
+  it('answers many users at once, each from their own memories only', async () => {
+    const names = ['Ada', 'Zoe', 'Ivo', 'Mai', 'Lea'];
+    for (const [i, name] of names.entries()) {
+      const stored = await postJson(
+        `${memoryApi.url}/v1/memories`,
+        { content: `The user's daughter is called ${name}.`, memory_type: 'fact', user_id: `off-many-${i}` },
+        bearer(),
+      );
+      expect(stored.status).toBe(201);
+    }
+    const asked = await Promise.all(
+      [...names, ...names].map((_, i) =>
+        chat(`off-many-${i % names.length}`, `off-many-s${i}`, "What's my daughter's name?"),
+      ),
+    );
+    for (const [i, answer] of asked.entries()) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.reply).toBe(`You told me your daughter is called ${names[i % names.length]}.`);
+    }
+  });
+
   it('rejects bad input with 422 and records nothing', async () => {
     for (const body of [
       { user_id: 'off-jo', session_id: 'off-b1', message: '   ' },
