@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { loadWordTable } from '@hindsight/embedding';
+import { loadDerivedLexicon, loadWordTable } from '@hindsight/embedding';
 import { freePort } from '@hindsight/testing';
 import { REDIS_INSTALL_HINT, redisAnswers, redisServerInstalled, startRedisServer } from '../launcher/redis.ts';
 
@@ -10,9 +10,9 @@ import { REDIS_INSTALL_HINT, redisAnswers, redisServerInstalled, startRedisServe
  * REDIS_URL to every test worker.
  */
 export async function setup(): Promise<() => Promise<void>> {
-  // The built-in embedder's word table is derived on first use (≈ 10 s); once here, before the
+  // The built-in embedder's word tables are derived on first use (≈ 15 s); once here, before the
   // workers start, instead of in the first test that happens to start an embedder.
-  loadWordTable();
+  loadDerivedLexicon(loadWordTable());
   if (process.env.REDIS_URL) return async () => undefined;
   if (await redisAnswers('127.0.0.1', 6379)) {
     process.env.REDIS_URL = 'redis://127.0.0.1:6379';

@@ -13,11 +13,14 @@ export {
   type BuiltinFeatures,
   extractFeatures,
   LEXICAL_FEATURES,
+  WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';
 export { WordTable } from './builtin/word-vectors/word-table.ts';
 export {
   DEFAULT_DERIVATION,
+  type DerivedLexicon,
+  loadDerivedLexicon,
   loadWordTable,
   type WordTableLocation,
   WordVectorsUnavailableError,

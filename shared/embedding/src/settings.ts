@@ -16,10 +16,11 @@ export const EmbeddingEnv = z.object({
   EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
   /**
    * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
-   * builtin: `builtin-v3` (default: word vectors + lexical features) or `builtin-v2` (lexical only, earlier releases).
+   * builtin: `builtin-v4` (default: word vectors, answer kinds, Chinese words + lexical features), or the
+   * models of earlier releases `builtin-v3` (word vectors + lexical) and `builtin-v2` (lexical only).
    */
   EMBEDDINGS_MODEL: env.optionalString(),
-  /** builtin: directory of the word table derived from the npm word vectors on first use (default node_modules/.cache/hindsight-embedding). */
+  /** builtin: directory of the word tables derived from the npm word vectors and dictionary on first use (default node_modules/.cache/hindsight-embedding). */
   EMBEDDINGS_WORD_TABLE_DIR: env.optionalString(),
   /** openai only: API key, sent as a bearer token; local servers need none. */
   EMBEDDINGS_API_KEY: env.optionalString(),

@@ -1,6 +1,6 @@
 /**
  * One person's facts and a question that shares no word with the fact answering it: builtin-v2
- * (lexical only) ranks another fact first, builtin-v3 (word vectors) the right one.
+ * (lexical only) ranks another fact first, builtin-v3 and later (word vectors) the right one.
  */
 export const MAYA_FACTS = [
   'Maya is learning to play the cello.',

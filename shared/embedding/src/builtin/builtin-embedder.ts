@@ -1,16 +1,31 @@
-import { analyzeText, type TextToken } from '@hindsight/text';
+import { analyzeText, CJK_STOP_CHARS, type TextToken } from '@hindsight/text';
 import type { Embedder } from '../port.ts';
 import { l2Normalise } from '../vector.ts';
+import type { AnswerTypeIndex } from './answer-types.ts';
 import { featureHash } from './feature-hash.ts';
-import { BUILTIN_FEATURES, type BuiltinFeatures, extractFeatures, LEXICAL_FEATURES } from './features.ts';
+import {
+  BUILTIN_FEATURES,
+  type BuiltinFeatures,
+  extractFeatures,
+  LEXICAL_FEATURES,
+  WORD_VECTOR_FEATURES,
+} from './features.ts';
+import { segmentChinese } from './word-vectors/chinese.ts';
 import type { WordTable } from './word-vectors/word-table.ts';
-import { loadWordTable, type WordTableLocation } from './word-vectors/word-table-file.ts';
+import {
+  type DerivedLexicon,
+  loadDerivedLexicon,
+  loadWordTable,
+  type WordTableLocation,
+} from './word-vectors/word-table-file.ts';
 
 export interface BuiltinEmbedderOptions {
   dimension?: number;
   features?: Partial<BuiltinFeatures>;
   /** A table already loaded (several embedders in one process can share it). */
   wordTable?: WordTable;
+  /** Chinese words and answer kinds derived for `wordTable` (see answer-types.ts, word-vectors/chinese.ts). */
+  lexicon?: DerivedLexicon;
   /** Where the derived word table is cached (when `wordTable` is not given). */
   wordTableLocation?: WordTableLocation;
 }
@@ -18,8 +33,9 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v3';
-/** The lexical-only model of earlier releases, still served for stores built with it. */
+export const BUILTIN_ALGORITHM_VERSION = 'v4';
+/** The models of earlier releases, still served for stores built with them. */
+const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
 /**
@@ -38,6 +54,8 @@ export class BuiltinEmbedder implements Embedder {
   readonly dimension: number;
   private readonly features: Readonly<BuiltinFeatures>;
   private readonly table: WordTable | undefined;
+  private readonly answerTypes: AnswerTypeIndex | undefined;
+  private readonly chinese: { table: WordTable; zipfNorm: number } | undefined;
   /** Components given to word vectors; the lexical buckets are the rest. */
   private readonly semanticDimension: number;
   /** Zipf's normalising constant: p(rank r) ≈ 1 / ((r + 1) · H). */
@@ -57,6 +75,16 @@ export class BuiltinEmbedder implements Embedder {
     }
     this.table =
       this.features.wordVectors > 0 ? (options.wordTable ?? loadWordTable(options.wordTableLocation)) : undefined;
+    const { answerTypes, chineseWords } = this.features;
+    const lexicon =
+      this.table && (answerTypes > 0 || chineseWords > 0)
+        ? (options.lexicon ?? loadDerivedLexicon(this.table, options.wordTableLocation))
+        : undefined;
+    this.chinese =
+      lexicon && chineseWords > 0
+        ? { table: lexicon.chinese, zipfNorm: Math.log(lexicon.chinese.corpusWords) + 0.5772 }
+        : undefined;
+    this.answerTypes = lexicon && answerTypes > 0 ? lexicon.answerKinds : undefined;
     this.semanticDimension = this.table ? Math.min(this.table.dimension, Math.floor(dimension / 2)) : 0;
     this.zipfNorm = this.table ? Math.log(this.table.corpusWords) + 0.5772 : 1;
     this.model = modelName(this.features, dimension);
@@ -70,7 +98,7 @@ export class BuiltinEmbedder implements Embedder {
     const vector = new Float32Array(this.dimension);
     const tokens = analyzeText(text);
     const lexical = this.lexicalBlock(tokens);
-    const semantic = this.table ? this.semanticBlock(tokens, this.table) : undefined;
+    const semantic = this.table ? this.semanticBlock(text, tokens, this.table) : undefined;
     const s = this.semanticDimension;
     if (!semantic) {
       vector.set(lexical, s);
@@ -105,24 +133,61 @@ export class BuiltinEmbedder implements Embedder {
   }
 
   /** SIF-weighted sum of the known words' vectors, unit length; undefined when no word is known. */
-  private semanticBlock(tokens: readonly TextToken[], table: WordTable): Float32Array | undefined {
+  private semanticBlock(text: string, tokens: readonly TextToken[], table: WordTable): Float32Array | undefined {
     const sum = new Float32Array(table.dimension);
     const a = this.features.sif;
     let known = 0;
+    const kinds = new Set<Float32Array>();
     for (const token of tokens) {
       if (token.kind !== 'word' || token.stop) continue;
+      for (const centroid of this.answerTypes?.get(token.surface) ?? []) kinds.add(centroid);
       const rank = table.rank(token.surface);
       if (rank === undefined) continue;
       const weight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
       table.addTo(sum, rank, weight);
       known++;
     }
+    if (this.chinese) known += this.addChineseWords(text, sum, kinds, this.chinese);
     if (known === 0) return undefined;
+    if (kinds.size > 0) {
+      // The kinds of answer the text asks for or names, beside its words (see answer-types.ts).
+      l2Normalise(sum);
+      const w = this.features.answerTypes;
+      for (const centroid of kinds)
+        for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] as number) + w * (centroid[i] as number);
+    }
     const block = foldTo(sum, this.semanticDimension);
     l2Normalise(block);
     return block.some((x) => x !== 0) ? block : undefined;
   }
+
+  /**
+   * Adds the SIF-weighted vectors of the dictionary words of the text's Han runs, and the answer
+   * kinds they cue or name to `kinds`; returns how many words were added.
+   */
+  private addChineseWords(
+    text: string,
+    sum: Float32Array,
+    kinds: Set<Float32Array>,
+    chinese: { table: WordTable; zipfNorm: number },
+  ): number {
+    const a = this.features.sif;
+    let known = 0;
+    for (const [run] of text.matchAll(HAN_RUN)) {
+      for (const rank of segmentChinese(run, chinese.table)) {
+        const word = chinese.table.words[rank] as string;
+        if (word.length === 1 && CJK_STOP_CHARS.has(word)) continue;
+        const weight = a > 0 ? a / (a + 1 / ((rank + 1) * chinese.zipfNorm)) : 1;
+        chinese.table.addTo(sum, rank, weight * this.features.chineseWords);
+        for (const centroid of this.answerTypes?.get(word) ?? []) kinds.add(centroid);
+        known++;
+      }
+    }
+    return known;
+  }
 }
+
+const HAN_RUN = /\p{Script=Han}+/gu;
 
 /**
  * Fits a vector into fewer components (small dimensions): component i goes to i mod n with a
@@ -139,10 +204,14 @@ function foldSign(component: number): number {
   return featureHash(`fold:${component}`) & 1 ? -1 : 1;
 }
 
-/** The default features are `builtin-v3`, the lexical-only ones `builtin-v2`; any other set is named by its fingerprint. */
+/**
+ * The default features are `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
+ */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(WORD_VECTOR_FEATURES)) return `builtin-${WORD_VECTOR_ALGORITHM_VERSION}-${dimension}`;
   if (same(LEXICAL_FEATURES)) return `builtin-${LEXICAL_ALGORITHM_VERSION}-${dimension}`;
   // Non-default features are another model: their fingerprint keeps stores from mixing them.
   const version = features.wordVectors > 0 ? BUILTIN_ALGORITHM_VERSION : LEXICAL_ALGORITHM_VERSION;

