@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { env, loadConfig } from '@hindsight/config';
 import { checkEmbeddingEnv, EmbeddingEnv } from '@hindsight/embedding';
@@ -13,6 +14,11 @@ export const MemoryApiEnv = z
     /** The longest a SIGTERM/SIGINT shutdown takes: in-flight work gets most of it, then the process exits anyway. */
     SHUTDOWN_TIMEOUT_MS: env.shutdownTimeoutMs(),
     DATA_DIR: z.string().default('./data'),
+    /**
+     * Worker threads answering the embedded store's reads, each with its own read-only connection
+     * (0 = every read on the serving connection, in the event loop). Default: one per core.
+     */
+    SQLITE_READ_WORKERS: env.int(availableParallelism(), 0, 64),
     /** `tenant:key,tenant:key`. */
     API_KEYS: env.optionalString(),
     /** A file with one `tenant:key` per line (secrets mounted by compose). */

@@ -6,6 +6,7 @@ import type { MemoryStore, ReindexableStore } from '../../memory/store-port.ts';
 import { describeTarget } from './postgres/database.ts';
 import { PostgresMemoryStore } from './postgres/store.ts';
 import { QdrantMemoryStore } from './qdrant/store.ts';
+import { PooledSqliteStore } from './sqlite/pooled-store.ts';
 import { SqliteMemoryStore } from './sqlite/store.ts';
 
 /** What a store is opened for: serving memory-api, or a re-index (`hindsight reindex`). */
@@ -57,7 +58,10 @@ export function createMemoryStore(
       ...keywords,
     });
   }
-  log.info({ backend: 'sqlite', path: config.DATABASE_PATH }, 'opening the long-term store');
+  // A re-index has the file alone, so only a serving store reads through a pool.
+  const readWorkers = purpose === 'serve' ? config.SQLITE_READ_WORKERS : 0;
+  log.info({ backend: 'sqlite', path: config.DATABASE_PATH, readWorkers }, 'opening the long-term store');
+  if (readWorkers > 0) return new PooledSqliteStore(config.DATABASE_PATH, keywords, readWorkers);
   return new SqliteMemoryStore(config.DATABASE_PATH, keywords);
 }
 

@@ -115,6 +115,33 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 
   /**
+   * Opens the file for reads only: one connection of a read pool (read-pool.ts) beside the serving
+   * store, which opened the file first (schema migrated, space checked, keyword index current).
+   * It writes nothing and migrates nothing; a store in another space is refused as `open` refuses it.
+   */
+  async openReader(space: EmbeddingSpace): Promise<void> {
+    const db = new BetterSqlite3(this.path, { readonly: true, fileMustExist: true });
+    try {
+      sqliteVec.load(db);
+      tuneReads(db);
+      const meta = readMeta(db);
+      const builtWith = recordedSpace(meta, 'embedding');
+      if (builtWith === undefined || Number(meta.get('schema_version')) !== LATEST_VERSION) {
+        throw new Error(`the store at ${this.path} is not open for serving: open it with a writer first`);
+      }
+      if (!sameSpace(builtWith, space)) {
+        throw new EmbeddingMismatchError(reindexInstruction(builtWith, space, `the store at ${this.path}`));
+      }
+      this.db = db;
+      this.space = space;
+      this.vectorTable = vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
    * Brings an opened file to the latest schema under `space` (the space it was built with, or the
    * one a new store gets) and makes it this store's database.
    */
@@ -749,6 +776,11 @@ function configure(db: Database, options: { exclusive: boolean; path: string }):
   db.pragma('foreign_keys = ON');
   // Erasure (DESIGN §9): a deleted or rewritten row's bytes are zeroed, not left in free space.
   db.pragma('secure_delete = ON');
+  tuneReads(db);
+}
+
+/** Settings of every connection that searches: the serving one and each of a read pool's. */
+function tuneReads(db: Database): void {
   db.pragma('busy_timeout = 5000');
   // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
   db.pragma('cache_size = -65536');

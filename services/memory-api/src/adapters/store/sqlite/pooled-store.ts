@@ -1,0 +1,154 @@
+import type { ErasureReceipt, Layer, MemoryRecord } from '@hindsight/memory-model';
+import type {
+  Candidate,
+  EmbeddingSpace,
+  LayerCounts,
+  MemoryFilter,
+  MemoryStore,
+  NewMemory,
+  Page,
+  ReindexableStore,
+  ReindexStatus,
+  SearchScope,
+  StorePurge,
+  WriteBatch,
+} from '../../../memory/store-port.ts';
+import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
+import { SqliteMemoryStore, type SqliteStoreOptions } from './store.ts';
+
+/**
+ * The embedded store serving memory-api: writes (and erasure, re-index) on the one serving
+ * connection, serialised and durable as `SqliteMemoryStore` makes them; reads answered by a pool of
+ * worker threads, each with its own read-only connection, so searches run on every core and never
+ * block the event loop. Results are those of the serving connection (the same adapter reads), and
+ * a read sees every write acknowledged before it started.
+ */
+export class PooledSqliteStore implements MemoryStore, ReindexableStore {
+  readonly backend = 'sqlite';
+  private readonly writer: SqliteMemoryStore;
+  private pool: SqliteReadPool | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly options: SqliteStoreOptions,
+    private readonly readWorkers: number,
+  ) {
+    this.writer = new SqliteMemoryStore(path, options);
+  }
+
+  async open(space: EmbeddingSpace): Promise<void> {
+    await this.writer.open(space);
+    try {
+      this.pool = await SqliteReadPool.start({ path: this.path, options: this.options, space }, this.readWorkers);
+    } catch (error) {
+      await this.writer.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+    await this.writer.close();
+  }
+
+  check(): Promise<void> {
+    return this.writer.check();
+  }
+
+  commit(batch: WriteBatch): Promise<void> {
+    return this.writer.commit(batch);
+  }
+
+  recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
+    return this.writer.recordAccess(tenant, ids, at);
+  }
+
+  deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
+    return this.writer.deleteMany(tenant, ids, atVersions);
+  }
+
+  purgeDeleted(): Promise<StorePurge> {
+    return this.writer.purgeDeleted();
+  }
+
+  saveErasure(tenant: string, receipt: ErasureReceipt): Promise<void> {
+    return this.writer.saveErasure(tenant, receipt);
+  }
+
+  get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
+    return this.read('get', [tenant, id]);
+  }
+
+  getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
+    return this.read('getMany', [tenant, ids]);
+  }
+
+  findActiveByHash(
+    tenant: string,
+    userId: string,
+    layer: Layer,
+    contentHash: string,
+  ): Promise<MemoryRecord | undefined> {
+    return this.read('findActiveByHash', [tenant, userId, layer, contentHash]);
+  }
+
+  list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
+    return this.read('list', [filter, limit, cursor]);
+  }
+
+  listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
+    return this.read('listIds', [filter, limit]);
+  }
+
+  count(filter: MemoryFilter): Promise<number> {
+    return this.read('count', [filter]);
+  }
+
+  vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]> {
+    return this.read('vectorSearch', [scope, vector, k]);
+  }
+
+  keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]> {
+    return this.read('keywordSearch', [scope, terms, k]);
+  }
+
+  similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
+    return this.read('similarities', [tenant, ids, vector]);
+  }
+
+  countByLayer(tenant?: string): Promise<LayerCounts[]> {
+    return this.read('countByLayer', [tenant]);
+  }
+
+  listErasures(
+    tenant: string,
+    filter: { userId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<ErasureReceipt>> {
+    return this.read('listErasures', [tenant, filter, limit, cursor]);
+  }
+
+  // A re-index opens the file alone (no pool can be open beside it): the writer does it all.
+  beginReindex(target: EmbeddingSpace): Promise<ReindexStatus> {
+    return this.writer.beginReindex(target);
+  }
+
+  nextToReindex(limit: number): Promise<MemoryRecord[]> {
+    return this.writer.nextToReindex(limit);
+  }
+
+  writeReindexed(batch: readonly NewMemory[]): Promise<void> {
+    return this.writer.writeReindexed(batch);
+  }
+
+  finishReindex(): Promise<void> {
+    return this.writer.finishReindex();
+  }
+
+  private read<M extends PooledRead>(method: M, args: Parameters<StoreReads[M]>): ReturnType<StoreReads[M]> {
+    if (!this.pool) return Promise.reject(new Error('store is not open')) as ReturnType<StoreReads[M]>;
+    return this.pool.call(method, args);
+  }
+}

@@ -1,0 +1,207 @@
+import { Worker } from 'node:worker_threads';
+import { AppError } from '@hindsight/errors';
+import type { EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
+import type { SqliteStoreOptions } from './store.ts';
+
+/**
+ * The store calls a read worker answers: each reads only, and each is one statement or a few on
+ * one connection, so a worker's answer is what the serving connection would have read at that
+ * moment (WAL: a read starts from the last commit, and a commit is acknowledged only once done).
+ */
+export const POOLED_READS = [
+  'get',
+  'getMany',
+  'findActiveByHash',
+  'list',
+  'listIds',
+  'count',
+  'vectorSearch',
+  'keywordSearch',
+  'similarities',
+  'countByLayer',
+  'listErasures',
+] as const;
+export type PooledRead = (typeof POOLED_READS)[number];
+export type StoreReads = Pick<MemoryStore, PooledRead>;
+
+/** What a read worker opens: the serving store's file, settings and space. */
+export interface ReaderSetup {
+  path: string;
+  options: SqliteStoreOptions;
+  space: EmbeddingSpace;
+}
+
+/** Worker → pool. */
+export type ReaderMessage =
+  | { kind: 'ready' }
+  | { kind: 'failed'; error: SerialisedError }
+  | { kind: 'answer'; id: number; value: unknown }
+  | { kind: 'error'; id: number; error: SerialisedError };
+
+/** Pool → worker. */
+export interface ReadRequest {
+  id: number;
+  method: PooledRead;
+  args: unknown[];
+}
+
+/** An error across the thread boundary: a typed one keeps its code and status (a bad cursor stays a 400). */
+export interface SerialisedError {
+  name: string;
+  message: string;
+  app?: { code: string; status: number; details?: AppError['details'] };
+}
+
+export function serialiseError(error: unknown): SerialisedError {
+  if (error instanceof AppError) {
+    return {
+      name: error.name,
+      message: error.message,
+      app: { code: error.code, status: error.status, ...(error.details ? { details: error.details } : {}) },
+    };
+  }
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+function reviveError(error: SerialisedError): Error {
+  const revived = error.app
+    ? new AppError(error.app.code, error.app.status, error.message, error.app.details)
+    : new Error(error.message);
+  revived.name = error.name;
+  return revived;
+}
+
+const WORKER_ENTRY = new URL('./read-worker.mjs', import.meta.url);
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker thread with its own read-only connection, and the calls it has not answered yet. */
+class ReadWorker {
+  readonly pending = new Map<number, Pending>();
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private stopped = false;
+
+  constructor(setup: ReaderSetup, onLost: (worker: ReadWorker) => void) {
+    // No inherited flags: the entry registers tsx itself, whatever started this process.
+    this.worker = new Worker(WORKER_ENTRY, { workerData: setup, execArgv: [] });
+    // The serving store decides the process's lifetime (it closes the pool), never an idle worker.
+    this.worker.unref();
+    let serving = false;
+    const lost = (error: Error) => {
+      this.fail(error);
+      // Only a worker that served is replaced: one that could not open the file would fail again.
+      if (serving && !this.stopped) onLost(this);
+      serving = false;
+    };
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.worker.on('message', (message: ReaderMessage) => {
+        if (message.kind === 'ready') {
+          serving = true;
+          resolve();
+        } else if (message.kind === 'failed') reject(reviveError(message.error));
+        else this.settle(message);
+      });
+      this.worker.once('error', (error) => {
+        reject(error);
+        lost(error);
+      });
+      this.worker.once('exit', (code) => {
+        const error = new Error(`a store read worker stopped (exit code ${code})`);
+        reject(error);
+        lost(error);
+      });
+    });
+    // A worker that never became ready is reported by the pool's start or by the call waiting on it.
+    this.ready.catch(() => undefined);
+  }
+
+  async send(request: ReadRequest): Promise<unknown> {
+    await this.ready;
+    return new Promise((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.fail(new Error('the store is closing'));
+    await this.worker.terminate();
+  }
+
+  private settle(message: Extract<ReaderMessage, { id: number }>): void {
+    const call = this.pending.get(message.id);
+    if (!call) return;
+    this.pending.delete(message.id);
+    if (message.kind === 'answer') call.resolve(message.value);
+    else call.reject(reviveError(message.error));
+  }
+
+  private fail(error: Error): void {
+    for (const call of this.pending.values()) call.reject(error);
+    this.pending.clear();
+  }
+}
+
+/**
+ * Worker threads, each with its own read-only connection to the store's file, answering the store's
+ * reads off the event loop: better-sqlite3 is synchronous, so a search run on the serving
+ * connection blocks every other request for its whole duration, and only one core works. A call
+ * goes to the worker with the fewest calls waiting. A worker that dies fails its waiting calls and
+ * is replaced.
+ */
+export class SqliteReadPool {
+  private readonly workers: ReadWorker[] = [];
+  private nextId = 0;
+  private closing = false;
+
+  private constructor(
+    private readonly setup: ReaderSetup,
+    size: number,
+  ) {
+    for (let i = 0; i < size; i++) this.workers.push(this.spawn());
+  }
+
+  /** Starts `size` workers and waits until each has its connection open (or one failed to open it). */
+  static async start(setup: ReaderSetup, size: number): Promise<SqliteReadPool> {
+    if (size < 1) throw new Error('a read pool needs at least one worker');
+    const pool = new SqliteReadPool(setup, size);
+    try {
+      await Promise.all(pool.workers.map((w) => w.ready));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  call<M extends PooledRead>(method: M, args: Parameters<StoreReads[M]>): ReturnType<StoreReads[M]> {
+    if (this.closing) return Promise.reject(new Error('store is not open')) as ReturnType<StoreReads[M]>;
+    let chosen = this.workers[0] as ReadWorker;
+    for (const worker of this.workers) if (worker.pending.size < chosen.pending.size) chosen = worker;
+    const id = this.nextId++;
+    return chosen.send({ id, method, args }) as ReturnType<StoreReads[M]>;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.stop()));
+  }
+
+  private spawn(): ReadWorker {
+    return new ReadWorker(this.setup, (dead) => {
+      if (this.closing) return;
+      const at = this.workers.indexOf(dead);
+      if (at >= 0) this.workers[at] = this.spawn();
+    });
+  }
+}

@@ -1,0 +1,191 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '@hindsight/errors';
+import type { MemoryRecord } from '@hindsight/memory-model';
+import { keywordTokens } from '@hindsight/text';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PooledSqliteStore } from '../../../src/adapters/store/sqlite/pooled-store.ts';
+import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
+import type { MemoryStore, SearchScope } from '../../../src/memory/store-port.ts';
+import { makeRecord } from '../../support/records.ts';
+import { runMemoryStoreContract } from './contract.ts';
+
+runMemoryStoreContract('sqlite with a read pool', {
+  async create() {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    return {
+      store: new PooledSqliteStore(path, {}, 2),
+      reopen: () => new PooledSqliteStore(path, {}, 2),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
+  },
+});
+
+const DIMENSION = 16;
+const SPACE = { model: 'test-16', dimension: DIMENSION };
+const WORDS =
+  'garden sailing cello peanut allergy berlin madrid coffee tea running knee doctor invoice flight window seat cat dog piano spanish lesson budget quarterly report birthday gift'.split(
+    ' ',
+  );
+
+/** mulberry32: the same fixture on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomVector(random: () => number): Float32Array {
+  const v = Float32Array.from({ length: DIMENSION }, () => random() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function sentence(random: () => number, words: number): string {
+  return Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+}
+
+describe('sqlite read pool', () => {
+  let dir: string;
+  let pooled: PooledSqliteStore;
+  let single: SqliteMemoryStore;
+  const records: MemoryRecord[] = [];
+  const random = seeded(18);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hindsight-read-pool-'));
+    const path = join(dir, 'memory.db');
+    pooled = new PooledSqliteStore(path, {}, 2);
+    await pooled.open(SPACE);
+    // 600 memories over 3 users, some archived, tagged, in sessions and at different times.
+    const inserts = Array.from({ length: 600 }, (_, i) => {
+      const record = makeRecord({
+        content: `${sentence(random, 4 + (i % 9))} (note ${i})`,
+        user_id: `u${i % 3}`,
+        layer: i % 4 === 0 ? 'episodic' : 'semantic',
+        session_id: i % 4 === 0 ? `s${i % 5}` : null,
+        status: i % 17 === 0 ? 'archived' : 'active',
+        tags: i % 6 === 0 ? ['work'] : [],
+        occurred_at: new Date(Date.UTC(2025, 0, 1 + (i % 200))).toISOString(),
+        embedding_model: SPACE.model,
+      });
+      records.push(record);
+      return { record, vector: randomVector(random) };
+    });
+    for (let i = 0; i < inserts.length; i += 100) {
+      await pooled.commit({ inserts: inserts.slice(i, i + 100), updates: [] });
+    }
+    // The single-connection path: the same file, the same adapter, reading on its own connection.
+    single = new SqliteMemoryStore(path);
+    await single.open(SPACE);
+  });
+  afterAll(async () => {
+    await single?.close();
+    await pooled?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const scopes = (): SearchScope[] => [
+    { tenant: 't1', userId: 'u0', statuses: ['active'] },
+    { tenant: 't1', userId: 'u1', statuses: ['active'], layers: ['semantic'] },
+    { tenant: 't1', userId: 'u2', tags: ['work'] },
+    { tenant: 't1', userId: 'u0', occurredFrom: Date.UTC(2025, 1, 1), occurredTo: Date.UTC(2025, 3, 1) },
+    { tenant: 't2', userId: 'u0' },
+  ];
+
+  it('answers every read exactly as the single connection does, on the same fixture and queries', async () => {
+    const queryRandom = seeded(7);
+    for (let q = 0; q < 40; q++) {
+      const vector = randomVector(queryRandom);
+      const terms = keywordTokens(sentence(queryRandom, 1 + (q % 5)));
+      for (const scope of scopes()) {
+        const both = async <T>(read: (store: MemoryStore) => Promise<T>) => {
+          const [a, b] = await Promise.all([read(pooled), read(single)]);
+          expect(a).toEqual(b);
+          return a;
+        };
+        const dense = await both((s) => s.vectorSearch(scope, vector, 20));
+        const keyword = await both((s) => s.keywordSearch(scope, terms, 20));
+        const ids = [...new Set([...dense, ...keyword].map((c) => c.id))];
+        await both((s) => s.getMany(scope.tenant, ids));
+        await both((s) => s.similarities(scope.tenant, ids, vector));
+        await both((s) => s.count(scope));
+        await both((s) => s.listIds(scope, 50));
+      }
+    }
+    expect((await pooled.vectorSearch(scopes()[0] as SearchScope, randomVector(queryRandom), 20)).length).toBe(20);
+  });
+
+  it('pages lists and reads single records like the single connection', async () => {
+    for (const scope of scopes()) {
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const [a, b] = await Promise.all([pooled.list(scope, 37, cursor), single.list(scope, 37, cursor)]);
+        expect(a).toEqual(b);
+        cursor = a.nextCursor ?? undefined;
+        pages++;
+      } while (cursor !== undefined);
+      expect(pages).toBeGreaterThan(0);
+    }
+    const some = records.slice(0, 30);
+    for (const record of some) {
+      expect(await pooled.get('t1', record.id)).toEqual(await single.get('t1', record.id));
+      expect(
+        await pooled.findActiveByHash('t1', record.user_id, record.layer as 'semantic', record.content_hash),
+      ).toEqual(await single.findActiveByHash('t1', record.user_id, record.layer as 'semantic', record.content_hash));
+    }
+    expect(await pooled.countByLayer('t1')).toEqual(await single.countByLayer('t1'));
+  });
+
+  it('sees every acknowledged write at once, under concurrent writes and reads', async () => {
+    const writes = Array.from({ length: 40 }, (_, i) => {
+      const record = makeRecord({
+        content: `read your writes zebracrossing ${i}`,
+        user_id: 'ryw',
+        embedding_model: SPACE.model,
+      });
+      return { record, vector: randomVector(random) };
+    });
+    await Promise.all(
+      writes.map(async ({ record, vector }) => {
+        await pooled.commit({ inserts: [{ record, vector }], updates: [] });
+        // Acknowledged: every read from here on, on whichever worker, finds it.
+        const scope = { tenant: 't1', userId: 'ryw' };
+        const [got, dense, keyword] = await Promise.all([
+          pooled.get('t1', record.id),
+          pooled.vectorSearch(scope, vector, 1),
+          pooled.keywordSearch(scope, keywordTokens(`zebracrossing ${record.content.split(' ').at(-1)}`), 50),
+        ]);
+        expect(got).toEqual(record);
+        expect(dense[0]?.id).toBe(record.id);
+        expect(keyword.map((k) => k.id)).toContain(record.id);
+      }),
+    );
+    // An update and a delete are seen at once too.
+    const first = writes[0]?.record as MemoryRecord;
+    await pooled.commit({ inserts: [], updates: [{ record: { ...first, status: 'archived' } }] });
+    expect((await pooled.get('t1', first.id))?.status).toBe('archived');
+    expect(await pooled.deleteMany('t1', [first.id])).toBe(1);
+    expect(await pooled.get('t1', first.id)).toBeUndefined();
+  });
+
+  it('keeps a read error typed across the thread boundary', async () => {
+    const refused = await pooled.list({ tenant: 't1' }, 10, 'bm90LWEtY3Vyc29y').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).status).toBe(400);
+    expect((refused as AppError).message).toMatch(/cursor/);
+  });
+
+  it('refuses to start readers on a store built in another space, and opens nothing', async () => {
+    const other = new PooledSqliteStore(join(dir, 'memory.db'), {}, 1);
+    await expect(other.open({ model: 'test-16', dimension: 8 })).rejects.toThrow(/dimension/);
+  });
+});
