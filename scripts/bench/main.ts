@@ -108,9 +108,17 @@ async function main(): Promise<number> {
       () => client.post('/v1/memories', { content: workload.memory(serial++), user_id: workload.randomUser() }),
       { requests: plan.singleWrites, concurrency: 1, warmup: 20 },
     );
+    log(
+      `single ingest, 1 writer: ${single.throughput.toFixed(0)} memories/s (p50 ${single.p50.toFixed(2)} ms, p95 ${single.p95.toFixed(2)} ms)`,
+    );
+    // The same single writes from many writers at once: group commit shares one WAL flush among them.
+    const singleConcurrent = await measureLatency(
+      () => client.post('/v1/memories', { content: workload.memory(serial++), user_id: workload.randomUser() }),
+      { requests: plan.singleWrites * 2, concurrency: plan.concurrency, warmup: 20 },
+    );
     let stored = serial;
     log(
-      `single ingest: ${single.throughput.toFixed(0)} memories/s (p50 ${single.p50.toFixed(2)} ms, p95 ${single.p95.toFixed(2)} ms)`,
+      `single ingest, ${plan.concurrency} writers: ${singleConcurrent.throughput.toFixed(0)} memories/s (p50 ${singleConcurrent.p50.toFixed(2)} ms, p95 ${singleConcurrent.p95.toFixed(2)} ms)`,
     );
 
     const batched = { memories: 0, seconds: 0 };
@@ -191,7 +199,7 @@ async function main(): Promise<number> {
       plan: { ...plan, mode: values.quick ? 'quick' : 'full' },
       store: store.description,
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
-      ingest: { single, batchedPerSecond: round(batchedPerSecond) },
+      ingest: { single, singleConcurrent, batchedPerSecond: round(batchedPerSecond) },
       sizes,
       targets,
       durationSeconds: round((performance.now() - started) / 1000),

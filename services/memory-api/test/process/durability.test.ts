@@ -44,6 +44,58 @@ describe('memory-api as a real process', () => {
     }
   });
 
+  it('keeps every write acknowledged to 16 concurrent writers when killed among them', async () => {
+    const first = await spawnMemoryApi(env());
+    const acknowledged: Array<{ id: string; content: string }> = [];
+    let killed = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const content = `Writer ${w} noted parcel ${i} for the storage room`;
+        try {
+          const response = await fetch(`${first.url}/store`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ content, user_id: `writer-${w % 4}` }),
+          });
+          if (response.status !== 201) throw new Error(`store answered ${response.status}: ${await response.text()}`);
+          acknowledged.push({ id: ((await response.json()) as { id: string }).id, content });
+        } catch (error) {
+          // Requests cut by the kill are not acknowledged; anything else fails the test.
+          if (!killed) throw error;
+        }
+      }
+    };
+    const writers = Array.from({ length: 16 }, (_, w) => writer(w));
+    // Kill with writes in flight, once each writer has had several acknowledged.
+    while (acknowledged.length < 200) await new Promise((resolve) => setTimeout(resolve, 10));
+    killed = true;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await Promise.all(writers);
+
+    const second = await spawnMemoryApi(env());
+    try {
+      const stored = new Map<string, string>();
+      for (let w = 0; w < 4; w++) {
+        let cursor: string | null = null;
+        do {
+          const query = new URLSearchParams({ user_id: `writer-${w}`, limit: '200', ...(cursor ? { cursor } : {}) });
+          const page = (await (await fetch(`${second.url}/v1/memories?${query}`)).json()) as {
+            items: Array<{ id: string; content: string }>;
+            next_cursor: string | null;
+          };
+          for (const item of page.items) stored.set(item.id, item.content);
+          cursor = page.next_cursor;
+        } while (cursor !== null);
+      }
+      const lost = acknowledged.filter(({ id, content }) => stored.get(id) !== content);
+      expect(lost).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(200);
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(143);
+    }
+  });
+
   it('refuses to listen on a non-loopback address without API keys', async () => {
     const service = await spawnService('memory-api', { ...env(), HOST: '0.0.0.0' }, { waitReady: false });
     const code = await Promise.race([service.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);

@@ -77,7 +77,7 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
   }
 
   get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
-    return this.read('get', [tenant, id]);
+    return this.writer.get(tenant, id);
   }
 
   getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
@@ -90,7 +90,7 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     layer: Layer,
     contentHash: string,
   ): Promise<MemoryRecord | undefined> {
-    return this.read('findActiveByHash', [tenant, userId, layer, contentHash]);
+    return this.writer.findActiveByHash(tenant, userId, layer, contentHash);
   }
 
   list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {

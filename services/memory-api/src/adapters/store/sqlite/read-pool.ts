@@ -7,11 +7,11 @@ import type { SqliteStoreOptions } from './store.ts';
  * The store calls a read worker answers: each reads only, and each is one statement or a few on
  * one connection, so a worker's answer is what the serving connection would have read at that
  * moment (WAL: a read starts from the last commit, and a commit is acknowledged only once done).
+ * Point lookups by a unique key (`get`, `findActiveByHash`: ~10 µs) stay on the serving
+ * connection: a round trip to a worker costs more than they do, and a batch write asks one per item.
  */
 export const POOLED_READS = [
-  'get',
   'getMany',
-  'findActiveByHash',
   'list',
   'listIds',
   'count',

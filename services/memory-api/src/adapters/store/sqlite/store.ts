@@ -41,6 +41,7 @@ import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS, vectorTableDefinition } from './migrations.ts';
 import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
+import { GroupSync, walFlusher } from './wal-sync.ts';
 
 /** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
 const keywordIndexVersion = (window: TurnContextWindow) =>
@@ -81,6 +82,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private readonly keywordRanking: KeywordRanking;
   private readonly turns: SqliteTurnIndex;
   private readonly keywordIndexVersion: string;
+  /** Group commit: a write is acknowledged once a WAL flush begun after its commit is done. */
+  private readonly durable: GroupSync;
 
   constructor(
     private readonly path: string,
@@ -89,6 +92,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
     this.turns = new SqliteTurnIndex((source) => this.sql(source), options.turnContext ?? DEFAULT_TURN_CONTEXT);
     this.keywordIndexVersion = keywordIndexVersion(options.turnContext ?? DEFAULT_TURN_CONTEXT);
+    this.durable = new GroupSync(walFlusher(path));
   }
 
   async open(space: EmbeddingSpace): Promise<void> {
@@ -269,6 +273,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         return last;
       })
       .immediate();
+    await this.durable.afterCommit();
     run.after = after;
   }
 
@@ -292,6 +297,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       db.exec(`DELETE FROM store_meta WHERE key IN (${REINDEX_KEYS.map((k) => `'${k}'`).join(', ')})`);
       db.prepare('UPDATE memories SET embedding_model = ?').run(run.target.model);
     }).immediate();
+    await this.durable.afterCommit();
     // Statements naming the dropped table are prepared again on first use.
     this.statements.clear();
     this.vectorTable = run.table;
@@ -376,6 +382,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
       // (busy_timeout) instead of failing the upgrade from a read snapshot.
     }).immediate();
+    await this.durable.afterCommit();
   }
 
   async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
@@ -579,7 +586,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
     const deleteVector = this.sql(`DELETE FROM ${this.vectorTable} WHERE rowid = ?`);
     const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
-    return db
+    const removed = db
       .transaction(() => {
         let removed = 0;
         // A deleted turn's words leave its neighbours' context too.
@@ -609,6 +616,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         return removed;
       })
       .immediate();
+    if (removed > 0) await this.durable.afterCommit();
+    return removed;
   }
 
   async purgeDeleted(): Promise<StorePurge> {
@@ -643,6 +652,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       `INSERT INTO erasures (erasure_id, tenant, user_id, receipt) VALUES (?, ?, ?, ?)
        ON CONFLICT (erasure_id) DO UPDATE SET receipt = excluded.receipt`,
     ).run(receipt.erasure_id, tenant, receipt.user_id, JSON.stringify(receipt));
+    await this.durable.afterCommit();
   }
 
   async listErasures(
@@ -771,8 +781,10 @@ function configure(db: Database, options: { exclusive: boolean; path: string }):
         : `the store at ${options.path} is locked by another process (a running \`hindsight reindex\`?): let it finish, then start again`,
     );
   }
-  // FULL: a write acknowledged to a client survives a crash of the process and of the machine.
-  db.pragma('synchronous = FULL');
+  // NORMAL: a commit is written to the WAL without waiting for the disk; the store acknowledges a
+  // write only after the WAL flush that follows it (GroupSync), so an acknowledged write survives a
+  // crash of the process and of the machine, and writers arriving together share one flush.
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // Erasure (DESIGN §9): a deleted or rewritten row's bytes are zeroed, not left in free space.
   db.pragma('secure_delete = ON');
