@@ -6,7 +6,9 @@ import { open } from 'node:fs/promises';
  * each write is acknowledged only after a flush of the WAL that began after its commit. Flushes run
  * on libuv's thread pool, off the event loop, so while one is on its way to the disk the next
  * writes commit and all wait for one shared next flush: N writers that arrive together cost one
- * fsync, not N (one fsync each held single writes to ~500/s).
+ * fsync, not N (one fsync each held single writes to ~500/s). A reader may see a commit during the
+ * few milliseconds before its flush ends; only a machine crash in that window loses it, and then it
+ * was never acknowledged.
  */
 export class GroupSync {
   private inFlight: Promise<void> | undefined;
