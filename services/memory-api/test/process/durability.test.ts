@@ -45,7 +45,7 @@ describe('memory-api as a real process', () => {
   });
 
   it('keeps every write acknowledged to 16 concurrent writers when killed among them', async () => {
-    const first = await spawnMemoryApi(env());
+    const first = await spawnService('memory-api', env());
     const acknowledged: Array<{ id: string; content: string }> = [];
     let killed = false;
     const writer = async (w: number) => {
@@ -73,7 +73,7 @@ describe('memory-api as a real process', () => {
     await first.exited;
     await Promise.all(writers);
 
-    const second = await spawnMemoryApi(env());
+    const second = await spawnService('memory-api', env());
     try {
       const stored = new Map<string, string>();
       for (let w = 0; w < 4; w++) {

@@ -11,6 +11,7 @@ import type {
   ReindexStatus,
   SearchScope,
   StorePurge,
+  UserLayerCounts,
   WriteBatch,
 } from '../../../memory/store-port.ts';
 import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
@@ -119,6 +120,10 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
 
   countByLayer(tenant?: string): Promise<LayerCounts[]> {
     return this.read('countByLayer', [tenant]);
+  }
+
+  countByUser(tenant: string): Promise<UserLayerCounts[]> {
+    return this.read('countByUser', [tenant]);
   }
 
   listErasures(

@@ -19,6 +19,7 @@ export const POOLED_READS = [
   'keywordSearch',
   'similarities',
   'countByLayer',
+  'countByUser',
   'listErasures',
 ] as const;
 export type PooledRead = (typeof POOLED_READS)[number];
