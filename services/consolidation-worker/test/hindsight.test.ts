@@ -289,11 +289,19 @@ describe('hindsight consolidation through the API with a real worker process', (
   });
 
   it('refreshes the user’s profile summary after a consolidation', async () => {
+    // Its own user and session: the test holds in any order.
+    const u = 'profile-user';
+    await consolidate('profile-session', u, [
+      say(u, 'user', "I'm allergic to peanuts."),
+      say(u, 'assistant', 'Thanks for telling me.'),
+      say(u, 'user', 'Please keep answers short.'),
+      say(u, 'assistant', 'Got it.'),
+    ]);
     const deadline = Date.now() + 30_000;
-    let summary = await stack.client.userSummary('en-user');
+    let summary = await stack.client.userSummary(u);
     while (summary.summary === null && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      summary = await stack.client.userSummary('en-user');
+      summary = await stack.client.userSummary(u);
     }
     expect(summary.summary).toMatch(/allergic to peanuts/);
     expect(summary.summary).toMatch(/keep answers short/);
@@ -301,6 +309,11 @@ describe('hindsight consolidation through the API with a real worker process', (
   });
 
   it('reports health, readiness and job metrics on its own port', async () => {
+    const u = 'metrics-user';
+    await consolidate('metrics-session', u, [
+      say(u, 'user', 'I work as a nurse at the city hospital.'),
+      say(u, 'assistant', 'That sounds demanding.'),
+    ]);
     const worker = stack.workers[0];
     const base = worker?.url as string;
     expect((await fetch(`${base}/health`)).status).toBe(200);

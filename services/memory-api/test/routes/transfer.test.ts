@@ -51,6 +51,12 @@ async function call<T>(url: string, method: string, path: string, body?: unknown
   return JSON.parse(text) as T;
 }
 
+/** A memory written for this test alone (KEY's tenant), as the API returns it: no test needs another's data. */
+async function ownRecord(url: string, content: string): Promise<MemoryRecord> {
+  const written = await call<{ id: string }>(url, 'POST', '/store', { content, memory_type: 'fact', user_id: 'u-own' });
+  return call<MemoryRecord>(url, 'GET', `/v1/memories/${written.id}`);
+}
+
 /** Every record of the tenant, all statuses, by id. */
 async function allRecords(url: string): Promise<Map<string, MemoryRecord>> {
   const records = new Map<string, MemoryRecord>();
@@ -150,7 +156,7 @@ describe('export then import into an empty data directory (real processes, real 
 
   it('rejects a bad line with its number and writes nothing of its chunk', async () => {
     const good = JSON.stringify({
-      ...(await allRecords(source.url)).values().next().value,
+      ...(await ownRecord(source.url, 'Keeps a sourdough starter in the fridge')),
       id: 'bad-chunk-good-line',
       content: 'A line that is fine',
     });
@@ -167,8 +173,7 @@ describe('export then import into an empty data directory (real processes, real 
   });
 
   it('imports a record whose id another tenant of the same store holds as it imports an unknown id (no existence oracle)', async () => {
-    const [record] = (await allRecords(target.url)).values();
-    expect(record).toBeDefined();
+    const record = await ownRecord(target.url, 'Collects vintage fountain pens');
     const before = JSON.stringify(await call(target.url, 'GET', `/v1/memories/${record?.id}`));
     const importing = (line: unknown) =>
       fetch(`${target.url}/v1/import`, {

@@ -15,15 +15,22 @@ afterAll(async () => {
   await t.close();
 });
 
-async function call(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function callOn(
+  on: TestApp,
+  method: Method,
   url: string,
   payload?: object,
   headers: Record<string, string> = acme,
 ) {
-  const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const response = await on.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   return { status: response.statusCode, body: response.json() };
 }
+
+/** A request to the app the tests of this file share. */
+const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
+  callOn(t, method, url, payload, headers);
 
 const turn = (content: string, extra: object = {}) => ({ user_id: 'alice', role: 'user', content, ...extra });
 
@@ -343,42 +350,50 @@ describe('service access and maintenance', () => {
   });
 
   it('decays by category: archives faded memories (restorable), deletes them after retention', async () => {
-    const decision = await call('POST', '/store', {
-      content: 'Gina decided to use Postgres',
-      memory_type: 'decision',
-      user_id: 'gina',
-    });
-    const preference = await call('POST', '/store', {
-      content: 'Gina prefers dark roast coffee',
-      memory_type: 'preference',
-      user_id: 'gina',
-    });
-    const day = 86_400_000;
-    const later = (days: number) => new Date(Date.now() + days * day).toISOString();
+    // Decay runs for the whole tenant, 200 days ahead: on an app of its own, so no other test's memories age.
+    const own = await startTestApp(TENANT_KEYS);
+    const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
+      callOn(own, method, url, payload, headers);
+    try {
+      const decision = await call('POST', '/store', {
+        content: 'Gina decided to use Postgres',
+        memory_type: 'decision',
+        user_id: 'gina',
+      });
+      const preference = await call('POST', '/store', {
+        content: 'Gina prefers dark roast coffee',
+        memory_type: 'preference',
+        user_id: 'gina',
+      });
+      const day = 86_400_000;
+      const later = (days: number) => new Date(Date.now() + days * day).toISOString();
 
-    expect((await call('POST', '/admin/maintenance/decay', { now: later(30) }, acme)).status).toBe(403);
-    expect((await call('POST', '/admin/maintenance/decay', { now: 'soon' }, admin)).status).toBe(422);
-    const pass = await call('POST', '/admin/maintenance/decay', { now: later(30) }, admin);
-    expect(pass.status).toBe(200);
-    expect(pass.body.archived).toBeGreaterThanOrEqual(1);
-    // decision λ=0.1: exp(−3) ≈ 0.05 < 0.1 → archived; preference λ=0.02: exp(−0.6) ≈ 0.55 → reweighted.
-    const d = (await call('GET', `/v1/memories/${decision.body.id}`)).body;
-    const p = (await call('GET', `/v1/memories/${preference.body.id}`)).body;
-    expect(d.status).toBe('archived');
-    expect(p.status).toBe('active');
-    expect(p.decay_weight).toBeCloseTo(Math.exp(-0.6), 2);
-    const search = await call('POST', '/retrieve', { query: 'which database did Gina decide on', user_id: 'gina' });
-    expect(search.body.results.map((r: { id: string }) => r.id)).not.toContain(decision.body.id);
+      expect((await call('POST', '/admin/maintenance/decay', { now: later(30) }, acme)).status).toBe(403);
+      expect((await call('POST', '/admin/maintenance/decay', { now: 'soon' }, admin)).status).toBe(422);
+      const pass = await call('POST', '/admin/maintenance/decay', { now: later(30) }, admin);
+      expect(pass.status).toBe(200);
+      expect(pass.body.archived).toBeGreaterThanOrEqual(1);
+      // decision λ=0.1: exp(−3) ≈ 0.05 < 0.1 → archived; preference λ=0.02: exp(−0.6) ≈ 0.55 → reweighted.
+      const d = (await call('GET', `/v1/memories/${decision.body.id}`)).body;
+      const p = (await call('GET', `/v1/memories/${preference.body.id}`)).body;
+      expect(d.status).toBe('archived');
+      expect(p.status).toBe('active');
+      expect(p.decay_weight).toBeCloseTo(Math.exp(-0.6), 2);
+      const search = await call('POST', '/retrieve', { query: 'which database did Gina decide on', user_id: 'gina' });
+      expect(search.body.results.map((r: { id: string }) => r.id)).not.toContain(decision.body.id);
 
-    const restored = await call('POST', `/v1/memories/${decision.body.id}/restore`);
-    expect(restored.body.status).toBe('active');
-    await call('POST', '/admin/maintenance/decay', { now: later(30) }, admin);
-    // Archived 30 days from now, still there 100 days later (90-day retention not yet passed from the archive)…
-    await call('POST', '/admin/maintenance/decay', { now: later(100) }, admin);
-    expect((await call('GET', `/v1/memories/${decision.body.id}`)).body.status).toBe('archived');
-    // …and gone once the retention has passed.
-    const final = await call('POST', '/admin/maintenance/decay', { now: later(200) }, admin);
-    expect(final.body.deleted).toBeGreaterThanOrEqual(1);
-    expect((await call('GET', `/v1/memories/${decision.body.id}`)).status).toBe(404);
+      const restored = await call('POST', `/v1/memories/${decision.body.id}/restore`);
+      expect(restored.body.status).toBe('active');
+      await call('POST', '/admin/maintenance/decay', { now: later(30) }, admin);
+      // Archived 30 days from now, still there 100 days later (90-day retention not yet passed from the archive)…
+      await call('POST', '/admin/maintenance/decay', { now: later(100) }, admin);
+      expect((await call('GET', `/v1/memories/${decision.body.id}`)).body.status).toBe('archived');
+      // …and gone once the retention has passed.
+      const final = await call('POST', '/admin/maintenance/decay', { now: later(200) }, admin);
+      expect(final.body.deleted).toBeGreaterThanOrEqual(1);
+      expect((await call('GET', `/v1/memories/${decision.body.id}`)).status).toBe(404);
+    } finally {
+      await own.close();
+    }
   });
 });
