@@ -12,7 +12,7 @@ export type MessageKind =
   | { kind: 'instruction' }
   | { kind: 'correction' }
   | { kind: 'statement' }
-  | { kind: 'social'; social: 'greeting' | 'thanks' | 'farewell' };
+  | { kind: 'social'; social: 'greeting' | 'thanks' | 'farewell' | 'about-assistant' };
 
 const REMEMBER_EN =
   /^\s*(?:please\s+|pls\s+)?(?:remember|keep in mind|don'?t forget|do not forget|note that|note:)(?:\s+that\b)?[\s,:]*(.+)$/is;
@@ -100,9 +100,19 @@ export function classifyMessage(message: string): MessageKind {
     // "Can you tell me …?" asks; "Can you keep your answers short?" instructs.
     if (!QUESTION_CUE_EN.test(body)) return { kind: 'instruction' };
   }
-  if (isQuestion(body)) return { kind: 'question' };
+  if (isQuestion(body))
+    return aboutTheAssistant(body) ? { kind: 'social', social: 'about-assistant' } : { kind: 'question' };
   if (CORRECTION_EN.test(body) || CORRECTION_ZH.test(body)) return { kind: 'correction' };
   return { kind: 'statement' };
+}
+
+/** "How are you?", "What's your name?", "你是谁？": a question about the assistant, not about the user. */
+function aboutTheAssistant(text: string): boolean {
+  const aboutYou = /\b(you|your|yours|yourself)\b|你|您/i.test(text);
+  const aboutUser = /\b(i|i'm|i've|i'd|me|my|mine|myself|we|our|us)\b|我/i.test(text);
+  // "Do you remember that thing?" asks about what the user said, pronoun or not.
+  const aboutMemory = /\b(remember|recall|remind|told|said|mentioned|talked)\b|记得|说过|提到|聊过/i.test(text);
+  return aboutYou && !aboutUser && !aboutMemory;
 }
 
 export function isQuestion(text: string): boolean {

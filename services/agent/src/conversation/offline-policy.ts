@@ -175,14 +175,21 @@ export function confirmInstruction(message: string, style: ReplyStyle): string {
   return `Understood — I'll keep that in mind: ${asClause(point)}.`;
 }
 
-export function socialReply(social: 'greeting' | 'thanks' | 'farewell', style: ReplyStyle): string {
+export function socialReply(social: 'greeting' | 'thanks' | 'farewell' | 'about-assistant', style: ReplyStyle): string {
   if (style.language === 'zh') {
-    return { greeting: '你好！有什么可以帮你的？', thanks: '不客气！', farewell: '再见，你说的我都记着。' }[social];
+    return {
+      greeting: '你好！有什么可以帮你的？',
+      thanks: '不客气！',
+      farewell: '再见，你说的我都记着。',
+      'about-assistant': '我是一个有记忆的助手：你可以告诉我你的事，问我你以前说过什么，或者让我给你推荐点什么。',
+    }[social];
   }
   return {
     greeting: 'Hi! What can I do for you?',
     thanks: "You're welcome!",
     farewell: "Bye for now — I'll remember what you told me.",
+    'about-assistant':
+      "I'm an assistant with a memory: tell me about yourself, ask me what you told me before, or ask me for a suggestion.",
   }[social];
 }
 

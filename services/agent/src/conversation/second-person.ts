@@ -179,6 +179,8 @@ export function addressedToUser(content: string): string {
     text = swapPerson(text.slice(said[0].length).replace(LEAD_IN, '').replace(CORRECTION_LEAD, ''));
   } else {
     text = text.replace(ADVICE_EN, '').replace(ADVICE_ZH, '');
+    // A note of what the user said ("用户提到，其实用户在上海工作") is told as what they said.
+    text = text.replace(/^用户(?:提到|说|表示|说过)[，,:：]\s*/, '').replace(CORRECTION_LEAD, '');
     text = text.replace(/用户的/g, '你的').replace(/用户/g, '你');
     text = withSubject(thirdToSecondEnglish(text));
   }

@@ -105,6 +105,11 @@ describe('what a message is', () => {
     ['Hi!', 'social'],
     ['Thanks, that is all for today.', 'social'],
     ['好的，谢谢。', 'social'],
+    ['How are you?', 'social'],
+    ["What's your name?", 'social'],
+    ['你是谁？', 'social'],
+    ['Do you know my name?', 'question'],
+    ['Do you remember that thing?', 'question'],
   ];
   it.each(cases)('%s → %s', (message, kind) => {
     expect(classifyMessage(message).kind).toBe(kind);
@@ -138,6 +143,7 @@ describe('memories told back in the second person', () => {
     ['Paris is lovely in May', 'Paris is lovely in May'],
     ['用户对虾过敏，推荐食物或用品时必须避开虾。', '你对虾过敏'],
     ['The user said: 我住在成都。', '你住在成都'],
+    ['用户提到，其实用户在上海工作，不是北京。', '你在上海工作，不是北京'],
   ])('%s → %s', (memory, told) => {
     expect(addressedToUser(memory)).toBe(told);
   });
