@@ -92,6 +92,13 @@ export const MemoryApiEnv = z
           return z.NEVER;
         }
       }),
+    /**
+     * Dialogue focus: when a question names one speaker of the conversation turns found, the
+     * other speakers' turns lose this share of their relevance; when it names a day, turns said
+     * on none near it (that day or the two after) lose this share.
+     */
+    RANK_SPEAKER_MISMATCH: env.number(0.5, 0, 1),
+    RANK_DATE_MISMATCH: env.number(0.5, 0, 1),
     /** BM25 of the keyword index: term-frequency saturation and length normalisation. */
     RANK_BM25_K1: env.number(1.2, 0),
     RANK_BM25_B: env.number(0.5, 0, 1),
@@ -99,7 +106,7 @@ export const MemoryApiEnv = z
     TURN_CONTEXT_BEFORE: env.int(2, 0, 10),
     TURN_CONTEXT_AFTER: env.int(1, 0, 10),
     /** How much a neighbouring turn's word counts against the turn's own (0 = context off in ranking). */
-    RANK_TURN_CONTEXT_WEIGHT: env.number(0.2, 0, 1),
+    RANK_TURN_CONTEXT_WEIGHT: env.number(0.3, 0, 1),
     SEARCH_DEADLINE_MS: env.int(3000, 1),
     /** `min_score` of a search that sends none: results below it are not relevant enough to return. */
     SEARCH_MIN_SCORE: env.number(0.05, 0, 1),

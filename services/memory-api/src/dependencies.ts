@@ -104,6 +104,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,
             categoryWeights: config.RANK_CATEGORY_WEIGHTS,
           },
+          dialogueFocus: { speakerMismatch: config.RANK_SPEAKER_MISMATCH, dateMismatch: config.RANK_DATE_MISMATCH },
           redundancy: { duplicateOverlap: config.RANK_DUPLICATE_OVERLAP, restateOverlap: config.RANK_RESTATE_OVERLAP },
         },
         guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },

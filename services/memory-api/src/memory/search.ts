@@ -11,6 +11,7 @@ import {
 } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
+import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import {
   denseRelevance,
@@ -27,6 +28,8 @@ import { DEFAULT_USER } from './write.ts';
 
 export interface SearchSettings {
   ranking: RankingWeights;
+  /** How a question naming a speaker or a day weighs the conversation turns. */
+  dialogueFocus: DialogueFocusWeights;
   redundancy: RedundancySettings;
   deadlineMs: number;
   /** Candidates fetched from each source per requested result. */
@@ -153,14 +156,15 @@ async function searchMemories(
   const loaded =
     storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
   const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
+  const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
 
   const rank = (
     hit: Omit<SearchHit, 'score' | 'scores'>,
-    evidence: { similarity: number; keyword: number; confidence: number; decayWeight: number },
+    evidence: { similarity: number; keyword: number; confidence: number; decayWeight: number; focus: number },
   ): Omit<Ranked, 'supersededBy'> => {
     const recency = recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays);
     const dense = queryVector ? denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
-    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword);
+    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword) * evidence.focus;
     const score = finalScore(
       relevance,
       { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },
@@ -184,11 +188,15 @@ async function searchMemories(
       keyword: keywordScore.get(record.id) ?? 0,
       confidence: record.confidence,
       decayWeight: record.decay_weight,
+      focus: focus?.(record) ?? 1,
     }),
     supersededBy: record.superseded_by,
   }));
   for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
-    hits.push({ ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }), supersededBy: null });
+    hits.push({
+      ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1, focus: 1 }),
+      supersededBy: null,
+    });
   }
 
   // A keyword-only candidate's cosine is not known from the k-NN (it is below its k-th neighbour):
@@ -217,6 +225,7 @@ async function searchMemories(
             keyword: keywordScore.get(hit.id) ?? 0,
             confidence: record.confidence,
             decayWeight: record.decay_weight,
+            focus: focus?.(record) ?? 1,
           }),
         );
       }

@@ -6,6 +6,7 @@ import { createLogger } from '@hindsight/logger';
 import { SearchRequest } from '@hindsight/memory-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteMemoryStore } from '../../src/adapters/store/sqlite/store.ts';
+import { DEFAULT_DIALOGUE_FOCUS } from '../../src/memory/dialogue-focus.ts';
 import { DEFAULT_RANKING } from '../../src/memory/ranking.ts';
 import { DEFAULT_REDUNDANCY } from '../../src/memory/redundancy.ts';
 import { createSearch } from '../../src/memory/search.ts';
@@ -41,6 +42,7 @@ const withStep = <K extends keyof MemoryStore>(name: K, step: MemoryStore[K]): M
 
 const settings = {
   ranking: DEFAULT_RANKING,
+  dialogueFocus: DEFAULT_DIALOGUE_FOCUS,
   redundancy: DEFAULT_REDUNDANCY,
   deadlineMs: 300,
   candidateFactor: 4,

@@ -30,7 +30,7 @@ export interface KeywordRanking extends Bm25Parameters {
   contextWeight: number;
 }
 
-export const DEFAULT_KEYWORD_RANKING: KeywordRanking = { ...DEFAULT_BM25, b: 0.5, contextWeight: 0.2 };
+export const DEFAULT_KEYWORD_RANKING: KeywordRanking = { ...DEFAULT_BM25, b: 0.5, contextWeight: 0.3 };
 
 /**
  * Ranks a store's keyword matches by BM25 with one owner's statistics — what a BM25 over that
