@@ -1,18 +1,11 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, type Stack, startStack } from './support/stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-// CI installs Debian's chromium (.ci/run); a developer machine without it skips, saying why.
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI)
-  throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium for the dashboard test`);
-const describeWithBrowser = haveChromium ? describe : describe.skip;
-if (!haveChromium) console.warn(`dashboard test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+const describeWithBrowser = chromiumAvailable('dashboard test') ? describe : describe.skip;
 
 let stack: Stack;
 let jobId: string;
@@ -44,19 +37,7 @@ describeWithBrowser('BullMQ dashboard at /admin/queues in headless Chromium', ()
   });
 
   it('shows the completed consolidation job', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       // A browser sends the key as Basic credentials after the challenge; the test sets them up front.
       const context = await browser.newContext({

@@ -2,6 +2,7 @@ export { contentHash } from './hash.ts';
 export * from './history.ts';
 export * from './identifier.ts';
 export * from './limits.ts';
+export * from './operations.ts';
 export * from './record.ts';
 export * from './requests.ts';
 export { searchableText } from './search-text.ts';

@@ -3,6 +3,7 @@ export {
   type Script as ChatCompletionsScript,
   startChatCompletionsServer,
 } from './chat-completions-server.ts';
+export { CHROMIUM_PATH, chromiumAvailable, launchChromium } from './chromium.ts';
 export { freePort } from './free-port.ts';
 export {
   deleteRedisKeys,

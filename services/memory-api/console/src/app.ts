@@ -92,6 +92,9 @@ export function App() {
 }
 
 function KeyPrompt({ message, onKey }: { message?: string; onKey: (c: Credentials) => Promise<void> }) {
+  // `autofocus` is not honoured for an element rendered after the page loaded: focus it here.
+  const keyField = useRef<HTMLInputElement>(null);
+  useEffect(() => keyField.current?.focus(), []);
   const login = useAction(async (form: HTMLFormElement) => {
     const tenant = field(form, 'tenant');
     await onKey({ key: field(form, 'key'), ...(tenant ? { tenant } : {}) });
@@ -107,7 +110,7 @@ function KeyPrompt({ message, onKey }: { message?: string; onKey: (c: Credential
       ${message && html`<p class="error" role="alert">${message}</p>`}
       <div class="row">
         <label for="key">API key</label>
-        <input id="key" name="key" type="password" required autocomplete="off" autofocus />
+        <input id="key" name="key" type="password" required autocomplete="off" ref=${keyField} />
       </div>
       <div class="row">
         <label for="tenant">Tenant <span class="muted">(only with the admin key: the tenant to act for)</span></label>

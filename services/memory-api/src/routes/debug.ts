@@ -1,3 +1,4 @@
+import { DebugMemory } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { MemoryStore } from '../memory/store-port.ts';
@@ -8,16 +9,6 @@ import { ErrorResponses } from './schemas.ts';
 export interface QueueDepthSource {
   depth(): Promise<Record<string, number>>;
 }
-
-const DebugMemory = z.object({
-  layers: z.record(z.string(), z.record(z.string(), z.number().int())),
-  total: z.number().int(),
-  last_write_at: z.string().nullable(),
-  retrieval: z.object({ searches: z.number().int(), with_results: z.number().int(), hit_rate: z.number().nullable() }),
-  queue: z.record(z.string(), z.number().int()).nullable(),
-  /** Activity figures (last write, retrieval) count this replica since it started. */
-  since: z.string(),
-});
 
 const DebugQuery = z.object({ tenant: z.string().min(1).max(128).optional() }).strict();
 

@@ -1,13 +1,5 @@
+import type { DebugMemory } from '@hindsight/memory-model';
 import { type CommandContext, EXIT } from '../context.ts';
-
-interface DebugMemory {
-  layers: Record<string, Record<string, number>>;
-  total: number;
-  last_write_at: string | null;
-  retrieval: { searches: number; with_results: number; hit_rate: number | null };
-  queue: Record<string, number> | null;
-  since: string;
-}
 
 export const STATS_OPTIONS = { tenant: { type: 'string' } } as const;
 

@@ -13,7 +13,7 @@ export function ForgetPage({ memoryId }: { memoryId?: string }) {
   const [preview, setPreview] = useState<{ filter: Record<string, unknown>; answer: ForgetResponse } | undefined>(
     undefined,
   );
-  const [done, setDone] = useState<ForgetResponse | undefined>(undefined);
+  const [done, setDone] = useState<{ answer: ForgetResponse; previewed: number } | undefined>(undefined);
   const dryRun = useAction(async (form: HTMLFormElement) => {
     setDone(undefined);
     const statuses = checkedValues(form, 'status');
@@ -33,7 +33,7 @@ export function ForgetPage({ memoryId }: { memoryId?: string }) {
     if (!preview) return;
     const answer = await api.post<ForgetResponse>('/v1/forget', { ...preview.filter, dry_run: false });
     setPreview(undefined);
-    setDone(answer);
+    setDone({ answer, previewed: preview.answer.count });
   });
 
   return html`<${Section} title="Forget">
@@ -63,9 +63,22 @@ export function ForgetPage({ memoryId }: { memoryId?: string }) {
       <${ErrorNote} error=${dryRun.error} />
       ${preview && html`<${Preview} answer=${preview.answer} busy=${confirm.busy} onConfirm=${() => void confirm.act()} onCancel=${() => setPreview(undefined)} />`}
       <${ErrorNote} error=${confirm.error} />
-      ${done && html`<p class="ok" role="status" data-testid="forgotten">Forgot ${done.count} memor${done.count === 1 ? 'y' : 'ies'}.</p>`}
+      ${done && html`<${Forgotten} answer=${done.answer} previewed=${done.previewed} />`}
     </${Section}>
     <${EraseUser} />`;
+}
+
+/** The filter is run again on confirmation: memories written or changed meanwhile make the count differ, and it says so. */
+function Forgotten({ answer, previewed }: { answer: ForgetResponse; previewed: number }) {
+  return html`<p class="ok" role="status" data-testid="forgotten">
+      Forgot ${answer.count} memor${answer.count === 1 ? 'y' : 'ies'}.
+    </p>
+    ${
+      answer.count !== previewed &&
+      html`<p class="warn" role="status">
+      The preview showed ${previewed}: memories matching the filter were written, changed or forgotten in between.
+    </p>`
+    }`;
 }
 
 function Preview({

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@hindsight/memory-model';
+import type { DebugMemory, MemoryRecord } from '@hindsight/memory-model';
 import { useConsole } from '../context.ts';
 import { readMemories } from '../memories.ts';
 import { parseHistogram } from '../prometheus.ts';
@@ -6,15 +6,6 @@ import { type Bar, BarChart, html, Loading, Section, useLoad } from '../ui.ts';
 
 const DAYS = 30;
 const SEARCH_LATENCY = 'hindsight_search_duration_seconds';
-
-interface DebugMemory {
-  layers: Record<string, Record<string, number>>;
-  total: number;
-  last_write_at: string | null;
-  retrieval: { searches: number; with_results: number; hit_rate: number | null };
-  queue: Record<string, number> | null;
-  since: string;
-}
 
 /** Memories learned per day over the last DAYS days (local dates), oldest first. */
 function perDay(memories: readonly MemoryRecord[], now: Date): Bar[] {
