@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keywordTokens } from '@hindsight/text';
@@ -161,6 +161,38 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
       await reopened.open({ model: 'test-8', dimension: 8 });
       expect(await reopened.purgeDeleted()).toMatchObject({ purged: true });
       expect(onDisk(path)).toBe(0);
+      await reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sqlite write-ahead log', () => {
+  it('is checkpointed and cut back after a bulk write, keeping every memory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-512', dimension: 512 });
+      // 300 owners with one memory each: every owner's vector partition takes a chunk of its own,
+      // tens of megabytes written in one transaction.
+      const inserts = Array.from({ length: 300 }, (_, i) => ({
+        record: makeRecord({ content: `owner ${i} keeps a note`, user_id: `owner-${i}`, embedding_model: 'test-512' }),
+        vector: axisVector(i, 512),
+      }));
+      await store.commit({ inserts, updates: [] });
+      const { size: databaseBytes } = await stat(path);
+      const { size: walBytes } = await stat(`${path}-wal`);
+      expect(databaseBytes).toBeGreaterThan(16 * 1024 * 1024);
+      expect(walBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+      expect(await store.count({ tenant: 't1' })).toBe(300);
+      await store.close();
+
+      const reopened = new SqliteMemoryStore(path);
+      await reopened.open({ model: 'test-512', dimension: 512 });
+      const hits = await reopened.vectorSearch({ tenant: 't1', userId: 'owner-7' }, axisVector(7, 512), 1);
+      expect(hits.map((h) => h.id)).toEqual([inserts[7]?.record.id]);
       await reopened.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -56,9 +56,22 @@ const MAX_KEYWORD_WINDOW = 6400;
 /** store_meta key: the file holds no free space or index segments from before secure deletes. */
 const FREE_SPACE_SCRUBBED = 'free_space_scrubbed';
 
+/** How long a connection waits for another one's lock. */
+const BUSY_TIMEOUT_MS = 5000;
+/** A commit of this many memories is a bulk write: the WAL is checkpointed and truncated after it. */
+const BULK_WRITE_ROWS = 100;
+const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
+
 /** sqlite-vec refuses larger k in one k-NN query. */
 const MAX_KNN = 4096;
 const MAX_QUERY_TERMS = 48;
+
+/**
+ * A list of ids or rowids bound as one JSON array: one prepared statement whatever the list's
+ * length (placeholders per item cached a statement for every length a request happened to have).
+ * Index lookups per value, as with placeholders.
+ */
+const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /**
  * The embedded long-term store: one SQLite file holding rows, a sqlite-vec index
@@ -383,6 +396,23 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       // (busy_timeout) instead of failing the upgrade from a read snapshot.
     }).immediate();
     await this.durable.afterCommit();
+    if (batch.inserts.length + batch.updates.length >= BULK_WRITE_ROWS) this.checkpointAfterBulkWrite();
+  }
+
+  /**
+   * Moves a bulk write out of the WAL into the file and truncates the WAL at once, unless a reader
+   * is inside the WAL right now (no waiting on the event loop): then the next checkpoint does it,
+   * and `journal_size_limit` cuts the WAL back when it restarts.
+   */
+  private checkpointAfterBulkWrite(): void {
+    if (this.path === ':memory:') return;
+    const db = this.database();
+    db.pragma('busy_timeout = 0');
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
@@ -394,9 +424,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (ids.length === 0) return [];
     // `+tenant`: without it SQLite picks a tenant index and scans every row of the tenant
     // (15+ ms at 100k memories) instead of looking the ids up in the unique id index.
-    const rows = this.sql(`SELECT * FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`).all(
+    const rows = this.sql(`SELECT * FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}`).all(
       tenant,
-      ...ids,
+      JSON.stringify(ids),
     ) as MemoryRow[];
     return rows.map(rowToRecord);
   }
@@ -450,9 +480,10 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     for (;;) {
       const neighbours = knn.all(vector, fetch, partition) as Array<{ rowid: number; distance: number }>;
       if (neighbours.length === 0) return [];
-      const allowed = this.sql(
-        `SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid IN (${neighbours.map(() => '?').join(', ')})`,
-      ).all(...params, ...neighbours.map((n) => n.rowid)) as Array<{ rowid: number; id: string }>;
+      const allowed = this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid ${IN_JSON_LIST}`).all(
+        ...params,
+        JSON.stringify(neighbours.map((n) => n.rowid)),
+      ) as Array<{ rowid: number; id: string }>;
       const idByRowid = new Map(allowed.map((a) => [a.rowid, a.id]));
       const hits: Candidate[] = [];
       for (const n of neighbours) {
@@ -525,12 +556,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     for (;;) {
       const found = (matches.all(match, fetch) as Array<{ rowid: number }>).map((f) => f.rowid);
       if (found.length === 0) return [];
-      const placeholders = found.map(() => '?').join(', ');
       const allowed = new Map(
         (
-          this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid IN (${placeholders})`).all(
+          this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid ${IN_JSON_LIST}`).all(
             ...params,
-            ...found,
+            JSON.stringify(found),
           ) as Array<{ rowid: number; id: string }>
         ).map((a) => [a.rowid, a.id]),
       );
@@ -553,9 +583,10 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const owned = this.sql(
-      `SELECT rowid, id FROM memories WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
-    ).all(tenant, ...ids) as Array<{ rowid: number; id: string }>;
+    const owned = this.sql(`SELECT rowid, id FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}`).all(
+      tenant,
+      JSON.stringify(ids),
+    ) as Array<{ rowid: number; id: string }>;
     // One point lookup per vector: joined to memories, vec0 scanned its whole table per row
     // (~45 ms for 5 ids at 100k memories); by rowid it reads one vector (~0.3 ms).
     const distance = this.sql(
@@ -573,8 +604,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (ids.length === 0) return;
     this.sql(
       // `+tenant`: look the ids up in their unique index, not every row of the tenant (~30 ms at 100k).
-      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE +tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
-    ).run(at, tenant, ...ids);
+      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE +tenant = ? AND id ${IN_JSON_LIST}`,
+    ).run(at, tenant, JSON.stringify(ids));
   }
 
   async deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {
@@ -788,12 +819,15 @@ function configure(db: Database, options: { exclusive: boolean; path: string }):
   db.pragma('foreign_keys = ON');
   // Erasure (DESIGN §9): a deleted or rewritten row's bytes are zeroed, not left in free space.
   db.pragma('secure_delete = ON');
+  // Each time the WAL restarts after a checkpoint it is cut back to this size, so a bulk write
+  // never leaves a WAL of its own size behind for good.
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   tuneReads(db);
 }
 
 /** Settings of every connection that searches: the serving one and each of a read pool's. */
 function tuneReads(db: Database): void {
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
   db.pragma('cache_size = -65536');
   db.pragma('mmap_size = 268435456');
