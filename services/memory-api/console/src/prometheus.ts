@@ -38,5 +38,6 @@ export function parseHistogram(text: string, name: string): HistogramView {
 }
 
 function short(seconds: number): string {
+  if (seconds < 0.001) return `${(seconds * 1000).toFixed(1)}ms`;
   return seconds < 1 ? `${Math.round(seconds * 1000)}ms` : `${seconds}s`;
 }

@@ -112,18 +112,21 @@ export interface Bar {
 /** A small bar chart (SVG, no library): one bar per item, the value above it. */
 export function BarChart({ bars, unit, label }: { bars: readonly Bar[]; unit: string; label: string }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const width = Math.max(bars.length * 22, 120);
+  // Bars share about 640 units of width; the drawing scales evenly, so its text keeps its shape.
+  const step = Math.max(22, Math.floor(640 / Math.max(bars.length, 1)));
+  const width = Math.max(bars.length * step, 120);
   const height = 120;
   return html`<figure class="chart">
-    <svg viewBox=${`0 0 ${width} ${height + 34}`} role="img" aria-label=${label} preserveAspectRatio="none">
+    <svg viewBox=${`0 0 ${width} ${height + 34}`} role="img" aria-label=${label}>
       ${bars.map((bar, i) => {
         const h = Math.round((bar.value / max) * height);
-        const x = i * 22 + 3;
+        const x = i * step + 3;
+        const middle = x + (step - 6) / 2;
         return html`<g>
           <title>${bar.title ?? `${bar.label}: ${bar.value} ${unit}`}</title>
-          <rect x=${x} y=${height - h + 12} width="16" height=${Math.max(h, bar.value > 0 ? 1 : 0)} class="bar" />
-          ${bar.value > 0 && html`<text x=${x + 8} y=${height - h + 9} class="bar-value">${bar.value}</text>`}
-          <text x=${x + 8} y=${height + 26} class="bar-label">${bar.label}</text>
+          <rect x=${x} y=${height - h + 12} width=${step - 6} height=${Math.max(h, bar.value > 0 ? 1 : 0)} class="bar" />
+          ${bar.value > 0 && html`<text x=${middle} y=${height - h + 9} class="bar-value">${bar.value}</text>`}
+          <text x=${middle} y=${height + 26} class="bar-label">${bar.label}</text>
         </g>`;
       })}
     </svg>

@@ -56,7 +56,7 @@ export function TimelinePage() {
         </h3>
         ${
           group.summary
-            ? html`<div class="summary"><strong>Consolidation summary</strong> (<${When} iso=${group.summary.created_at} />):
+            ? html`<div class="summary"><strong>Consolidation summary</strong> (<${When} iso=${group.summary.created_at} />):${' '}
               ${group.summary.content}</div>`
             : group.sessionId && html`<p class="muted">Not consolidated yet (no session summary).</p>`
         }
@@ -66,7 +66,7 @@ export function TimelinePage() {
               <${When} iso=${event.occurred_at} /> <${Badge}>${event.category}</${Badge}>
               ${event.content}
               ${event.source.turn_ids?.length ? html` <span class="muted">(turns ${event.source.turn_ids.join(', ')})</span>` : null}
-              <a href=${`#/memory/${encodeURIComponent(event.id)}`} class="small">details</a>
+              ${' '}<a href=${`#/memory/${encodeURIComponent(event.id)}`} class="small">details</a>
             </li>`,
           )}
         </ol>
