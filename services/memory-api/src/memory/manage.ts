@@ -12,7 +12,6 @@ import {
   type ForgetPreviewItem,
   type ForgetRequest,
   type ForgetResponse,
-  type HistoryEntry,
   type HistoryView,
   type ListQuery,
   type MemoryPatch,

@@ -3,7 +3,6 @@ import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '@hindsight/errors';
 import { ImportSummary, ListQuery } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { listFilter } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { exportMemories, importMemories, type NumberedLine } from '../memory/transfer.ts';

@@ -69,7 +69,8 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: UserSummary, ...ErrorResponses },
         },
       },
-      async (request) => saveUserSummary(memory.manage, request.tenant, request.params.id, request.body),
+      async (request) =>
+        saveUserSummary(memory.manage, request.tenant, request.params.id, request.body, { trusted: request.trusted }),
     );
 
     app.delete(

@@ -1,4 +1,5 @@
 import type { Embedder } from '@hindsight/embedding';
+import { RejectedContentError } from '@hindsight/errors';
 import {
   contentHash,
   type MemoryRecord,
@@ -6,6 +7,7 @@ import {
   searchableText,
   type UserSummary,
 } from '@hindsight/memory-model';
+import { guardContent } from '../memory/guard.ts';
 import { type ManageDeps, patchHeld } from '../memory/manage.ts';
 import { newMemoryRecord } from '../memory/new-record.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
@@ -49,14 +51,17 @@ export async function userSummary(store: MemoryStore, tenant: string, userId: st
 
 /**
  * Creates or rewrites the user's profile under the owner's lock: two summarize jobs finishing at
- * once leave one active profile, the earlier text in its history.
+ * once leave one active profile, the earlier text in its history. The text goes through the
+ * poisoning guard like every write (an agent loads the profile into its system prompt first, so
+ * what the guard would hold back is refused); only the worker (`trusted`, the admin key) writes it
+ * as consolidation, a client's profile is recorded as its own (`api`).
  */
 export async function saveUserSummary(
   deps: ManageDeps & { embedder: Embedder },
   tenant: string,
   userId: string,
   body: PutUserSummaryBody,
-  now = Date.now(),
+  { trusted, now = Date.now() }: { trusted: boolean; now?: number },
 ): Promise<UserSummary> {
   const metadata = { source_memory_ids: body.source_memory_ids ?? [] };
   return deps.lock.hold(tenant, [userId], async () => {
@@ -66,6 +71,8 @@ export async function saveUserSummary(
       const next = await patchHeld(deps, tenant, existing.id, patch, { now, hashContent: profileHash });
       return { user_id: userId, summary: next.content, updated_at: next.updated_at, memory_id: next.id };
     }
+    const verdict = guardContent(body.content, 'semantic', deps.guard);
+    if (verdict.kind !== 'allow') throw new RejectedContentError(`content refused: ${verdict.reason}`);
     const at = new Date(now).toISOString();
     const record = newMemoryRecord(
       {
@@ -73,14 +80,14 @@ export async function saveUserSummary(
         user_id: userId,
         layer: 'semantic',
         category: PROFILE_CATEGORY,
-        content: body.content,
+        content: verdict.content,
         query: PROFILE_QUERY,
         tags: ['profile'],
         metadata,
         confidence: 1,
         importance: 1,
-        source: { kind: 'consolidation', extractor: 'summarize' },
-        content_hash: profileHash(body.content),
+        source: trusted ? { kind: 'consolidation', extractor: 'summarize' } : { kind: 'api' },
+        content_hash: profileHash(verdict.content),
         embedding_model: deps.embedder.model,
       },
       at,
