@@ -44,7 +44,7 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('eat|eats|eating|food|foods|diet|diets|dietary|restrictions?|meat|vegetarian|vegan|pork|beef|dairy|gluten')}|吃|素|忌口|饮食`,
-    `${b('eat|eats|diet|vegetarian|vegan|pescatarian|meat|pork|beef|halal|kosher|gluten|lactose|dairy|allergic|intolerant|tolerate|avoids?|coeliac|celiac')}|吃|素|忌口|过敏|清真`,
+    `${b('eat|eats|food|foods|dish|dishes|cuisine|diet|vegetarian|vegan|pescatarian|meat|pork|beef|halal|kosher|gluten|lactose|dairy|allergic|intolerant|tolerate|avoids?|coeliac|celiac')}|吃|素|忌口|过敏|清真|食物|菜`,
     'eat diet vegetarian vegan allergic avoid 吃 素食 忌口 过敏',
   ),
   concept(
@@ -206,7 +206,7 @@ export const CONCEPTS: readonly Concept[] = [
   ),
   concept(
     `${b('hobby|hobbies|free time|spare time|for fun|pastime|weekends?')}|爱好|业余|兴趣`,
-    `${b('hobby|hobbies|enjoy|enjoys|love|loves|like|likes|play|plays|playing|free time|spare time|weekends?')}|爱好|喜欢|业余|兴趣`,
+    `${b('hobby|hobbies|enjoy|enjoys|play|plays|playing|free time|spare time|weekends?|for fun')}|爱好|业余|兴趣`,
     'hobby enjoys plays free time 爱好',
   ),
   concept(
@@ -363,11 +363,14 @@ export function selectAnswers(question: string, hits: readonly SearchHit[], limi
   return { answers: distinct(answering).slice(0, limit), open: false };
 }
 
-/** Whether the memory's subject is another person ("The user's brother lives …", "我女儿叫…"), judged on its opening words. */
+/**
+ * Whether the memory's subject is another person ("The user's brother lives …", "The user has a son
+ * named …", "我女儿叫…"), judged on its opening words.
+ */
 function isAboutSomeoneElse(text: string): boolean {
   const opening = /\p{Script=Han}/u.test(text.slice(0, 8))
     ? text.replace(/^(?:用户|我)的?/, '').slice(0, 4)
-    : text.split(/\s+/).slice(0, 4).join(' ');
+    : text.split(/\s+/).slice(0, 5).join(' ');
   return CONCEPTS.some((c) => c.person && c.said.test(opening));
 }
 

@@ -127,7 +127,7 @@ const KINDS: ReadonlyArray<readonly [Kind, RegExp]> = [
   ['dessert', /\b(desserts?|sweets?|cakes?|bake|baking|pudding)\b|甜点|甜品|蛋糕/i],
   [
     'meal',
-    /\b(dinner|lunch|breakfast|brunch|meals?|cook|cooking|recipes?|restaurant|dish|dishes|supper|eat tonight)\b|晚饭|午饭|早饭|早餐|晚餐|午餐|做饭|做菜|菜|饭/i,
+    /\b(dinner|lunch|breakfast|brunch|meals?|cook|cooking|recipes?|restaurant|dish|dishes|supper|tonight)\b|晚饭|午饭|早饭|早餐|晚餐|午餐|做饭|做菜|菜|饭|今晚|晚上|中午/i,
   ],
 ];
 
@@ -230,7 +230,12 @@ export function recommendFood(language: Language, message: string, memories: rea
   const options = MENU.filter((d) => d.kind === kind && !constraints.some((c) => touches(d, c)));
   const favourite = options.filter((d) => liked.some((c) => touches(d, c)));
   const picks = [...favourite, ...options.filter((d) => !favourite.includes(d))].slice(0, 2);
-  const reasons = [...constraints, ...liked.filter((c) => picks.some((d) => touches(d, c)))];
+  // Named back: what ruled something out of this kind of dish (a shellfish allergy says nothing about drinks), and the likes picked for.
+  const ofKind = MENU.filter((d) => d.kind === kind);
+  const reasons = [
+    ...constraints.filter((c) => ofKind.some((d) => touches(d, c))),
+    ...liked.filter((c) => picks.some((d) => touches(d, c))),
+  ];
   const used = reasons.map((c) => c.memory);
   const clauses = used.map((m) => asClause(memoryForUser(m)));
 
