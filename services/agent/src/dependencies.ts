@@ -1,7 +1,7 @@
+import { OpenAiCompatibleLlm } from '@hindsight/llm';
 import type { Logger } from '@hindsight/logger';
 import { MemoryApiClient } from '@hindsight/memory-client';
 import { McpMemoryTools } from './adapters/mcp-memory-tools.ts';
-import { OpenAiChatModel } from './adapters/openai-chat-model.ts';
 import { RestSessionMemory } from './adapters/rest-session-memory.ts';
 import type { AgentConfig } from './config.ts';
 import { Conversation } from './conversation/conversation.ts';
@@ -31,11 +31,11 @@ export function createDependencies(config: Readonly<AgentConfig>, log: Logger): 
   const sessions = new RestSessionMemory(memoryApi);
   const model =
     config.LLM_BASE_URL && config.LLM_MODEL
-      ? new OpenAiChatModel({
+      ? new OpenAiCompatibleLlm(config.LLM_MODEL, {
           baseUrl: config.LLM_BASE_URL,
-          model: config.LLM_MODEL,
+          apiKey: config.LLM_API_KEY,
           timeoutMs: config.LLM_TIMEOUT_MS,
-          ...(config.LLM_API_KEY ? { apiKey: config.LLM_API_KEY } : {}),
+          maxRetries: 1,
         })
       : undefined;
   const conversation = new Conversation({

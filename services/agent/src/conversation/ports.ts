@@ -1,3 +1,4 @@
+import type { Llm } from '@hindsight/llm';
 import type { EndSessionResponse, Turn } from '@hindsight/memory-model';
 
 /** A tool memory-api offers over MCP, as listed by `tools/list`. */
@@ -40,34 +41,7 @@ export interface SessionMemory {
   profileSummary(userId: string): Promise<string | null>;
 }
 
-export interface ToolCall {
-  id: string;
-  name: string;
-  /** The model's raw JSON arguments. */
-  arguments: string;
-}
+export type { ChatMessage, FunctionTool, ModelAnswer, ToolCall } from '@hindsight/llm';
 
-export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; content: string };
-
-export interface FunctionTool {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-export interface ModelAnswer {
-  content: string | null;
-  toolCalls: ToolCall[];
-}
-
-/** A chat model with function calling (the `openai` adapter speaks to any compatible server). */
-export interface ChatModel {
-  complete(request: {
-    messages: ChatMessage[];
-    tools?: FunctionTool[];
-    toolChoice?: 'auto' | 'none';
-  }): Promise<ModelAnswer>;
-}
+/** The chat model the conversation asks (`@hindsight/llm`'s port; its adapter speaks to any OpenAI-compatible server). */
+export type ChatModel = Pick<Llm, 'complete'>;

@@ -1,6 +1,6 @@
+import { type Llm, LlmAnswerError, parseJsonAnswer } from '@hindsight/llm';
 import type { Turn } from '@hindsight/memory-model';
 import { estimateTokens } from '@hindsight/text';
-import OpenAI from 'openai';
 import { z } from 'zod';
 import {
   EXTRACTED_CATEGORIES,
@@ -11,10 +11,6 @@ import {
 } from './port.ts';
 
 export interface LlmExtractorSettings {
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs: number;
   /** Most chat calls one job may make. */
   maxCalls: number;
   /** Most tokens (prompt + completion) one job may spend. */
@@ -56,17 +52,13 @@ requests to the assistant ("write me a quiz"), questions, and anything only the 
  */
 export class LlmExtractor implements Extractor {
   readonly name: string;
-  private readonly client: OpenAI;
 
-  constructor(private readonly settings: LlmExtractorSettings) {
-    this.name = `llm:${settings.model}`;
-    this.client = new OpenAI({
-      baseURL: settings.baseUrl,
-      apiKey: settings.apiKey ?? 'none',
-      timeout: settings.timeoutMs,
-      // BullMQ retries the whole job with backoff; a second layer of retries here would hide failures.
-      maxRetries: 0,
-    });
+  /** `llm` should not retry by itself: BullMQ retries the whole job with backoff. */
+  constructor(
+    private readonly llm: Llm,
+    private readonly settings: LlmExtractorSettings,
+  ) {
+    this.name = llm.name;
   }
 
   async extract(turns: readonly Turn[]): Promise<Extraction> {
@@ -87,18 +79,17 @@ export class LlmExtractor implements Extractor {
         );
       }
       calls += 1;
-      const completion = await this.client.chat.completions.create({
-        model: this.settings.model,
+      const answer = await this.llm.complete({
         temperature: 0,
-        response_format: { type: 'json_object' },
-        max_tokens: Math.min(4096, this.settings.maxTokens - projected),
+        json: true,
+        maxTokens: Math.min(4096, this.settings.maxTokens - projected),
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
           { role: 'user', content: chunk },
         ],
       });
-      const text = completion.choices[0]?.message?.content ?? '';
-      tokens += completion.usage?.total_tokens ?? estimateTokens(SYSTEM_PROMPT + chunk + text);
+      const text = answer.content ?? '';
+      tokens += answer.totalTokens ?? estimateTokens(SYSTEM_PROMPT + chunk + text);
       if (tokens > this.settings.maxTokens) {
         throw new ExtractionBudgetError(
           `the extraction spent ${tokens} tokens, more than LLM_MAX_TOKENS_PER_JOB=${this.settings.maxTokens}`,
@@ -110,16 +101,14 @@ export class LlmExtractor implements Extractor {
   }
 }
 
+/** The answer's items; an answer that is no JSON or of another shape is an `ExtractionError` (the job retries). */
 function parseAnswer(text: string): unknown[] {
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return parseJsonAnswer(text, Answer, '{"items": [...]}').items;
   } catch (error) {
-    throw new ExtractionError(`the LLM answered invalid JSON: ${JSON.stringify(text.slice(0, 120))}`, { cause: error });
+    if (error instanceof LlmAnswerError) throw new ExtractionError(error.message, { cause: error });
+    throw error;
   }
-  const parsed = Answer.safeParse(json);
-  if (!parsed.success) throw new ExtractionError('the LLM answer is not {"items": [...]}');
-  return parsed.data.items;
 }
 
 /** The transcript as `t3 user: ...` lines, split into chunks that fit one call. */

@@ -1,4 +1,5 @@
 import { DependencyUnavailableError } from '@hindsight/errors';
+import { openAiClient } from '@hindsight/llm';
 import OpenAI from 'openai';
 import type { Embedder } from '../port.ts';
 import { CircuitBreaker, CircuitOpenError } from '../resilience/circuit-breaker.ts';
@@ -52,11 +53,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     dimension: number | undefined,
   ) {
     this.provider = settings.providerName ?? 'openai-compatible embeddings';
-    this.client = new OpenAI({
-      baseURL: settings.baseUrl,
-      // The SDK insists on a key; local servers ignore whatever is sent.
-      apiKey: settings.apiKey ?? 'none',
-      timeout: settings.timeoutMs ?? 10_000,
+    // Retries are this adapter's own (with the breaker), not the SDK's.
+    this.client = openAiClient({
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      timeoutMs: settings.timeoutMs ?? 10_000,
       maxRetries: 0,
     });
     this.breaker = new CircuitBreaker({

@@ -1,5 +1,5 @@
+import { type Llm, OpenAiCompatibleLlm, parseJsonAnswer } from '@hindsight/llm';
 import type { Logger } from '@hindsight/logger';
-import OpenAI from 'openai';
 import { z } from 'zod';
 import {
   analyse,
@@ -8,13 +8,6 @@ import {
   relationBeyondDoubt,
   type StatementInput,
 } from '../../memory/contradiction.ts';
-
-export interface LlmJudgeSettings {
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs: number;
-}
 
 const Verdict = z.object({ relation: z.enum(['contradicts', 'refines', 'unrelated']) });
 
@@ -35,20 +28,13 @@ const SYSTEM_PROMPT = [
  */
 export class LlmContradictionJudge implements ContradictionJudge {
   readonly name: string;
-  private readonly client: OpenAI;
 
   constructor(
-    private readonly settings: LlmJudgeSettings,
+    private readonly llm: Llm,
     private readonly fallback: ContradictionJudge,
     private readonly log: Logger,
   ) {
-    this.name = `llm:${settings.model}`;
-    this.client = new OpenAI({
-      baseURL: settings.baseUrl,
-      apiKey: settings.apiKey ?? 'none',
-      timeout: settings.timeoutMs,
-      maxRetries: 1,
-    });
+    this.name = llm.name;
   }
 
   async relate(older: StatementInput, newer: StatementInput): Promise<Relation> {
@@ -56,18 +42,17 @@ export class LlmContradictionJudge implements ContradictionJudge {
     const settled = relationBeyondDoubt(analyse(older), analyse(newer));
     if (settled) return settled;
     try {
-      const completion = await this.client.chat.completions.create({
-        model: this.settings.model,
+      const answer = await this.llm.complete({
         temperature: 0,
-        max_tokens: 20,
-        response_format: { type: 'json_object' },
+        maxTokens: 20,
+        json: true,
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
           { role: 'user', content: JSON.stringify({ older: shown(older), newer: shown(newer) }) },
         ],
       });
-      const text = completion.choices[0]?.message?.content ?? '';
-      return { kind: Verdict.parse(JSON.parse(text)).relation, reason: `judge:${this.name}` };
+      const verdict = parseJsonAnswer(answer.content, Verdict, '{"relation": …}');
+      return { kind: verdict.relation, reason: `judge:${this.name}` };
     } catch (error) {
       this.log.warn({ err: error, judge: this.name }, 'LLM contradiction check failed; deciding by rules');
       return this.fallback.relate(older, newer);
@@ -96,14 +81,11 @@ export function createContradictionJudge(
   log: Logger,
 ): ContradictionJudge {
   if (!config.LLM_BASE_URL || !config.LLM_MODEL) return rules;
-  return new LlmContradictionJudge(
-    {
-      baseUrl: config.LLM_BASE_URL,
-      model: config.LLM_MODEL,
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      ...(config.LLM_API_KEY ? { apiKey: config.LLM_API_KEY } : {}),
-    },
-    rules,
-    log,
-  );
+  const llm = new OpenAiCompatibleLlm(config.LLM_MODEL, {
+    baseUrl: config.LLM_BASE_URL,
+    apiKey: config.LLM_API_KEY,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    maxRetries: 1,
+  });
+  return new LlmContradictionJudge(llm, rules, log);
 }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { OpenAiCompatibleLlm } from '@hindsight/llm';
 import { createLogger } from '@hindsight/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContradictionJudge, LlmContradictionJudge } from '../../../src/adapters/llm/contradiction-judge.ts';
@@ -40,7 +41,7 @@ describe('LLM contradiction judge against a local OpenAI-compatible server', () 
   it('asks the model and follows its verdict, naming it as the reason', async () => {
     answers = ['{"relation": "contradicts"}', '{"relation": "refines"}'];
     const judge = new LlmContradictionJudge(
-      { baseUrl, model: 'judge-model', timeoutMs: 5000 },
+      new OpenAiCompatibleLlm('judge-model', { baseUrl, timeoutMs: 5000 }),
       new RuleContradictionJudge(),
       log,
     );
@@ -63,7 +64,7 @@ describe('LLM contradiction judge against a local OpenAI-compatible server', () 
 
   it('never asks about text without content words, nor about a reversal that names its target', async () => {
     const judge = new LlmContradictionJudge(
-      { baseUrl, model: 'judge-model', timeoutMs: 5000 },
+      new OpenAiCompatibleLlm('judge-model', { baseUrl, timeoutMs: 5000 }),
       new RuleContradictionJudge(),
       log,
     );
@@ -83,7 +84,7 @@ describe('LLM contradiction judge against a local OpenAI-compatible server', () 
   it('falls back to the rules when the model answers nonsense', async () => {
     answers = ['I think so!', 'not json either', '{"relation": "maybe"}'];
     const judge = new LlmContradictionJudge(
-      { baseUrl, model: 'judge-model', timeoutMs: 5000 },
+      new OpenAiCompatibleLlm('judge-model', { baseUrl, timeoutMs: 5000 }),
       new RuleContradictionJudge(),
       log,
     );
