@@ -16,9 +16,10 @@ export const MemoryApiEnv = z
     DATA_DIR: z.string().default('./data'),
     /**
      * Worker threads answering the embedded store's reads, each with its own read-only connection
-     * (0 = every read on the serving connection, in the event loop). Default: one per core.
+     * (0 = every read on the serving connection, in the event loop). Default: one per core but the
+     * one the event loop runs on (at least one).
      */
-    SQLITE_READ_WORKERS: env.int(availableParallelism(), 0, 64),
+    SQLITE_READ_WORKERS: env.int(Math.max(1, availableParallelism() - 1), 0, 64),
     /** `tenant:key,tenant:key`. */
     API_KEYS: env.optionalString(),
     /** A file with one `tenant:key` per line (secrets mounted by compose). */

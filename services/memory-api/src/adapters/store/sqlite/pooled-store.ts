@@ -34,7 +34,7 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     private readonly options: SqliteStoreOptions,
     private readonly readWorkers: number,
   ) {
-    this.writer = new SqliteMemoryStore(path, options);
+    this.writer = new SqliteMemoryStore(path, { ...options, searchesInPool: true });
   }
 
   async open(space: EmbeddingSpace): Promise<void> {

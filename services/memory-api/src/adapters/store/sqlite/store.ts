@@ -81,6 +81,11 @@ const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
 export interface SqliteStoreOptions {
   keywordRanking?: KeywordRanking;
   turnContext?: TurnContextWindow;
+  /**
+   * A read pool answers this store's searches (pooled-store.ts): the serving connection then maps
+   * none of the file (each connection maps it apart, and every mapping counts in the process's RSS).
+   */
+  searchesInPool?: boolean;
 }
 
 export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
@@ -93,6 +98,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   /** The re-index this store is running (`beginReindex` … `finishReindex`). */
   private reindexing: UnfinishedReindex | undefined;
   private readonly keywordRanking: KeywordRanking;
+  private readonly searchesInPool: boolean;
   private readonly turns: SqliteTurnIndex;
   private readonly keywordIndexVersion: string;
   /** Group commit: a write is acknowledged once a WAL flush begun after its commit is done. */
@@ -103,6 +109,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     options: SqliteStoreOptions = {},
   ) {
     this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
+    this.searchesInPool = options.searchesInPool ?? false;
     this.turns = new SqliteTurnIndex((source) => this.sql(source), options.turnContext ?? DEFAULT_TURN_CONTEXT);
     this.keywordIndexVersion = keywordIndexVersion(options.turnContext ?? DEFAULT_TURN_CONTEXT);
     this.durable = new GroupSync(walFlusher(path));
@@ -112,7 +119,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
     const db = new BetterSqlite3(this.path);
     try {
-      configure(db, { exclusive: false, path: this.path });
+      configure(db, { exclusive: false, path: this.path, searches: !this.searchesInPool });
       db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       const meta = readMeta(db);
       const builtWith = recordedSpace(meta, 'embedding');
@@ -140,7 +147,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const db = new BetterSqlite3(this.path, { readonly: true, fileMustExist: true });
     try {
       sqliteVec.load(db);
-      tuneReads(db);
+      tuneReads(db, { searches: true });
       const meta = readMeta(db);
       const builtWith = recordedSpace(meta, 'embedding');
       if (builtWith === undefined || Number(meta.get('schema_version')) !== LATEST_VERSION) {
@@ -213,7 +220,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const db = new BetterSqlite3(this.path, { fileMustExist: true, timeout: REINDEX_LOCK_WAIT_MS });
     let current: EmbeddingSpace | undefined;
     try {
-      configure(db, { exclusive: true, path: this.path });
+      configure(db, { exclusive: true, path: this.path, searches: true });
       const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'").get();
       current = hasMeta ? recordedSpace(readMeta(db), 'embedding') : undefined;
       if (current === undefined) throw new NoStoreError(this.path);
@@ -795,7 +802,7 @@ function nextVectorTable(current: string): string {
  * Connection settings, applied before the first read. Exclusive: the connection takes the file's
  * lock at once and keeps it (another connection holding the file open makes that fail).
  */
-function configure(db: Database, options: { exclusive: boolean; path: string }): void {
+function configure(db: Database, options: { exclusive: boolean; path: string; searches: boolean }): void {
   sqliteVec.load(db);
   try {
     if (options.exclusive) {
@@ -822,15 +829,16 @@ function configure(db: Database, options: { exclusive: boolean; path: string }):
   // Each time the WAL restarts after a checkpoint it is cut back to this size, so a bulk write
   // never leaves a WAL of its own size behind for good.
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  tuneReads(db);
+  tuneReads(db, options);
 }
 
 /** Settings of every connection that searches: the serving one and each of a read pool's. */
-function tuneReads(db: Database): void {
+function tuneReads(db: Database, options: { searches: boolean }): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // Index pages are read on every search: keep a warm 64 MiB page cache and map the file.
+  // Index pages are read on every search: keep a warm 64 MiB page cache and map the file. A
+  // connection that only writes and looks rows up keeps the cache and maps nothing.
   db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 268435456');
+  db.pragma(`mmap_size = ${options.searches ? 268435456 : 0}`);
 }
 
 function readMeta(db: Database): Map<string, string> {
