@@ -288,6 +288,25 @@ describe('hindsight consolidation through the API with a real worker process', (
     });
   });
 
+  it('gives a bare "instead" the standing decision it shares words with, not merely the latest, and supersedes that one', async () => {
+    const u = 'closest-user';
+    await consolidate('closest-1', u, [
+      say(u, 'user', "We'll price the scones at 2 pounds each."),
+      say(u, 'user', "We'll hire a van for the Sunday market."),
+    ]);
+    const standing = (await memoriesOf(u)).filter((m) => m.category === 'decision');
+    const price = standing.find((m) => /scones/.test(m.content));
+    const van = standing.find((m) => /van/.test(m.content));
+    await consolidate('closest-2', u, [say(u, 'user', "Let's make the scones 2.50 instead.")]);
+    const reversal = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'closest-2');
+    expect(reversal?.metadata.key).toBe(price?.metadata.key);
+    expect(await stack.client.get(price?.id as string)).toMatchObject({
+      status: 'superseded',
+      superseded_by: reversal?.id,
+    });
+    expect((await stack.client.get(van?.id as string)).status).toBe('active');
+  });
+
   it('refreshes the user’s profile summary after a consolidation', async () => {
     // Its own user and session: the test holds in any order.
     const u = 'profile-user';

@@ -105,6 +105,7 @@ function note(noted: Noted[], finding: Noted): void {
       finding.replaces = updated.answer;
     }
   }
+  if (finding.category === 'decision' && finding.answer === 'no') dropTakenBackOption(noted, finding);
   const same = noted.findIndex((n) => n.key === finding.key);
   if (same >= 0) {
     const earlier = noted[same] as Noted;
@@ -112,6 +113,37 @@ function note(noted: Noted[], finding: Noted): void {
     if (earlier.value === finding.value) finding.confidence = Math.max(earlier.confidence, finding.confidence);
   }
   noted.push(finding);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Notes that weigh options: an answer to the assistant's question, or a note naming a choice. */
+const WEIGHS_OPTIONS = /\b(?:choice|option|either|shortlist|first|second|or)\b|还是|或者|备选|首选/iu;
+
+/**
+ * "Top choice is Uppsala, second is Ghent" — "let's not consider Ghent after all": the option the
+ * user rules out leaves the notes of the session that still offer it (the rest of the note stays;
+ * a note with nothing else goes). Only named options (a capitalised name) are taken out.
+ */
+function dropTakenBackOption(noted: Noted[], declined: Noted): void {
+  const names = (declined.value.replace(/^The user\b/, '').match(/\b\p{Lu}[\p{L}'-]+/gu) ?? []).map((n) =>
+    n.toLowerCase(),
+  );
+  if (names.length === 0) return;
+  for (let i = noted.length - 1; i >= 0; i--) {
+    const note = noted[i] as Noted;
+    if (note.category === 'decision' || !(note.key.startsWith('answer.') || WEIGHS_OPTIONS.test(note.value))) continue;
+    const parts = note.value.split(/(?<=[,;])\s+|\s+(?=(?:and|or)\s)/u);
+    const kept = parts.filter(
+      (part) => !names.some((name) => new RegExp(`(?<!\\p{L})${escapeRegExp(name)}(?!\\p{L})`, 'iu').test(part)),
+    );
+    if (kept.length === parts.length) continue;
+    const rest = kept.join(' ').replace(/[,;\s]+$/u, '');
+    if (kept.length === 0 || /:\s*$|answered$/u.test(rest)) noted.splice(i, 1);
+    else note.value = /[.!?。]$/u.test(rest) ? rest : `${rest}.`;
+  }
 }
 
 /**
@@ -128,7 +160,7 @@ function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
       .split(/\s+/)
       .find((w) => w.length > 2);
     if (!head || decision.turnId === turn.id) continue;
-    const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = escapeRegExp(head);
     const contradicted = new RegExp(
       `\\b(?:not|no|instead of|rather than|forget|skip|scrap|drop)\\s+(?:a\\s+|an\\s+|the\\s+)?${escaped}`,
       'i',

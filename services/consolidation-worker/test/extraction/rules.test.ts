@@ -64,6 +64,13 @@ describe('rule extractor (compromise + jieba)', () => {
     ['Returns are 12 percent of our orders.', 'fact', /mentioned that returns are 12 percent of their orders/i],
     ['Please skip the caveats.', 'preference', /skip the caveats/],
     ['仓库里有两台叉车，主管叫老王', 'fact', /用户提到，仓库里有两台叉车，主管叫老王/],
+    [
+      'Our bookkeeper Priya Nair files the VAT returns.',
+      'fact',
+      /^The user's bookkeeper Priya Nair files the VAT returns\.$/,
+    ],
+    ["Let's not consider Zurich after all.", 'decision', /^The user decided not to consider Zurich\.$/],
+    ['给我解释的时候多举几个例子', 'preference', /举几个例子/],
   ])('extracts %j', async (text, category, value) => {
     const items = await extractFrom(['user', text]);
     const item = items.find((i) => i.category === category && value.test(i.value));
@@ -183,6 +190,18 @@ describe('rule extractor (compromise + jieba)', () => {
     expect(decision?.value).toMatch(/木棉/);
     expect(decision?.value).not.toMatch(/青禾/);
     expect(decision).toMatchObject({ reverses: true, replaces: '青禾' });
+  });
+
+  it('takes an option the user rules out out of the notes that still offer it', async () => {
+    const items = await extractFrom(
+      ['assistant', 'Which cities are you comparing?'],
+      ['user', 'First choice is Valencia, second is Bilbao.'],
+      ['user', "Let's not consider Bilbao after all."],
+    );
+    expect(items.map((i) => i.value)).toEqual([
+      'Asked "Which cities are you comparing?", the user answered: First choice is Valencia.',
+      'The user decided not to consider Bilbao.',
+    ]);
   });
 
   it('reads "算了，不…了" as a decision not to', async () => {

@@ -123,12 +123,15 @@ function readSentence(said: string, saidClauses: string[], ctx: SessionContext):
   const decision = decisionZh(text, clauses, note);
   if (decision) return [decision];
   // Standing instructions: 请用中文, 以后…, 每套题都要…, 回答要简短.
+  // "给我推荐的时候列个表格": how to answer whenever the assistant does that.
+  const whenever = /(?:给我|跟我|对我|帮我)?(?:推荐|回答|解释|介绍|写)[^，。]{0,6}的时候/u.test(text);
   if (
     /^(?:请|以后|每次|每(?:套|道|个|篇|份)|回答|回复|答案|简历|汇报|代码|出题)/u.test(text) ||
-    /(?:都要|一定要|必须|不要超过|尽量|请先不要|请附上|请用|请加)/u.test(text)
+    /(?:都要|一定要|必须|不要超过|尽量|请先不要|请附上|请用|请加)/u.test(text) ||
+    whenever
   ) {
     if (
-      /以后|每|都|请用|请加|不要|尽量|简短|一页|中文|英文|先不/u.test(text) &&
+      (whenever || /以后|每|都|请用|请加|不要|尽量|简短|一页|中文|英文|先不/u.test(text)) &&
       !/帮我(?:写|出|做|改|挑|查|找)一/u.test(text)
     ) {
       const aspect = /中文|英文|语言/u.test(text)
@@ -492,7 +495,8 @@ function statedZh(
   if (!says || [...text].length < 5 || /^(?:那|这|那个|这个)/u.test(text)) return [];
   const pronoun = /^(他|她|它)/u.exec(text)?.[1];
   const meant = pronoun ? personFor(ctx, pronoun) : undefined;
-  if (pronoun && !meant) return [];
+  // "他报价一千六" with no one to read "他" as: the figure is still worth the note.
+  if (pronoun && !meant && !words.some((w) => w.tag === 'm')) return [];
   const said = meant ? `${meant.name}${thirdPersonZh(text.slice(1))}` : `用户提到，${thirdPersonZh(text)}`;
   const about = content.find((w) => !/^(?:m|t)$/.test(w.tag))?.word ?? content[0]?.word ?? '';
   return [

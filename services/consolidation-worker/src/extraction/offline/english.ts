@@ -99,7 +99,10 @@ function regroup(clauses: string[]): string[] {
     const parts = clause.split(/\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're)\b)/i);
     for (const part of parts) {
       const previous = out.at(-1);
-      if (previous !== undefined && /^(?:which|who|where|but only|but not|not|only|except|never)\b/i.test(part)) {
+      if (
+        previous !== undefined &&
+        (/^(?:which|who|where|but only|but not|not|only|except|never)\b/i.test(part) || /^no\s+[a-z]/i.test(part))
+      ) {
         out[out.length - 1] = `${previous.replace(/[,;]\s*$/, '')}, ${part}`;
       } else if (
         previous !== undefined &&
@@ -170,9 +173,12 @@ function isRequest(expanded: string): boolean {
   );
 }
 
-/** A verb whose object is a bare pronoun ("left it to me", "terrified of them"): nothing to remember without context. */
+/**
+ * A verb whose object is a bare pronoun ("left it to me", "terrified of them"): nothing to remember
+ * without context. "do that date" is a determiner with its noun, not a pronoun.
+ */
 const PRONOUN_OBJECT =
-  /\b(?:left|did|do|does|sell|sold|use|like|love|want|of|put|sent|bought|make|made|keep|try|answer|fix|show|suggest|recommend|mention)\s+(?:it|them|one|that|this|those)\b(?!\s+\w+ing)/i;
+  /\b(?:left|did|do|does|sell|sold|use|like|love|want|of|put|sent|bought|make|made|keep|try|answer|fix|show|suggest|recommend|mention|take|handle)\s+(?:(?:it|them|one)\b(?!\s+\w+ing)|(?:that|this|those)\b(?!\s+(?!for\b|with\b|again\b|too\b|now\b)[a-z]{3,}))/i;
 
 function readClause(clause: string, around: ClauseContext): Finding[] {
   const expanded = expand(clause);
@@ -259,7 +265,7 @@ function reminderFrame(clause: string, expanded: string, { ctx }: ClauseContext)
 }
 
 const DECIDE_VERBS =
-  '(?:go with|do|use|book|get|try|pick|choose|take|shortlist|make it|keep|stick with|go for|switch to|switch|put|move|add|hire|buy|order|plant|grow|start|have|make|host|hold|serve|feed)';
+  '(?:go with|do|use|book|get|try|pick|choose|take|shortlist|make it|keep|stick with|go for|switch to|switch|put|move|add|hire|buy|order|plant|grow|start|have|make|host|hold|serve|feed|price|charge)';
 
 const CORRECTION_CUE =
   /\b(instead|actually|sorry,? i meant|i meant|correction|make (?:that|it)|change (?:that|it) to)\b/i;
@@ -287,7 +293,7 @@ function decisionFrame(clause: string, expanded: string, { ctx, previous }: Clau
 
   const negative =
     /\blet's not (?:do |get |go with |use |add |book |have |buy |take |go to |go )?(.+)$/i.exec(text) ??
-    /^(?:(?:actually|no|ok|so|then|scratch that|scrap that)[,\s]+)*(?:forget|skip|scrap|drop|cancel)\s+(?:the\s+)?(?!it\b|that\b)(.+)$/i.exec(
+    /^(?:(?:actually|no|ok|so|then|scratch that|scrap that)[,\s]+)*(?:forget|skip|scrap|drop|cancel)\s+(?!it\b|that\b)((?:the\s+)?.+)$/i.exec(
       text,
     ) ??
     /\b(?:scrap|scratch) that,?\s+no\s+(.+)$/i.exec(text);
@@ -380,7 +386,7 @@ function pronounOf(person: Person): 'he' | 'she' | undefined {
  */
 function startsWithVerb(object: string): boolean {
   // A word list, not the tagger: compromise reads "hob on the island" as a verb phrase too.
-  return /^(?:use|do|get|go|book|try|buy|hire|take|keep|move|plant|grow|build|launch|hold|have|make|rent|switch|stay|skip|order|cook|run|apply|sign|spend|invite|call|pay|drive|fly|walk|tell|ask|wait|sell|paint|change|cancel|bother|rush|renew|register|join|commit|travel|send|post|publish|serve|bake|install|upgrade|pick|choose|bring|invest|borrow|lend|offer|accept|hold off|put)\b/i.test(
+  return /^(?:use|do|get|go|book|try|buy|hire|take|keep|move|plant|grow|build|launch|hold|have|make|rent|switch|stay|skip|order|cook|run|apply|sign|spend|invite|call|pay|drive|fly|walk|tell|ask|wait|sell|paint|change|cancel|bother|rush|renew|register|join|commit|travel|send|post|publish|serve|bake|install|upgrade|pick|choose|bring|invest|borrow|lend|offer|accept|hold off|put|consider|pursue|include|visit|attend|enter|submit|chase|price|charge)\b/i.test(
     object,
   );
 }
@@ -549,6 +555,13 @@ function ownerOf(text: string, ctx: SessionContext): Owner {
   return friend ? { isUser: false, key: 'guest', name: 'a guest', subject: 'A guest the user mentioned' } : USER;
 }
 
+/** A word for someone by what they are to the user or do: a relation, a job, or what compromise knows as an actor. */
+function isRole(word: string): boolean {
+  return (
+    JOBS_EN.test(word) || new RegExp(`^${RELATION}$`, 'i').test(word) || nlp(`our ${word} is here`).has('our #Actor')
+  );
+}
+
 /** One word per relation: "grandma" and "grandmother", "mum" and "mother" are the same person. */
 function relationOf(word: string): string {
   const same: Record<string, string> = {
@@ -584,19 +597,19 @@ function relationFrame(clause: string, expanded: string, { ctx }: ClauseContext)
       1,
       2,
     ],
-    // "A recruiter called Tom Baxter from Monzo": someone the user deals with, by their role.
+    // Someone the user deals with, by their role: "a recruiter called Tom Baxter", "our accompanist Ben".
     [
       new RegExp(String.raw`\b(?:[Aa]n?|[Oo]ur|[Mm]y)\s+((?:[\w-]+\s+)?[\w-]+)\s+(?:called|named)\s+${NAME}`, 'u'),
       1,
       2,
     ],
+    [new RegExp(String.raw`\b(?:[Oo]ur|[Mm]y)\s+([a-z][\w-]+),?\s+(?:is\s+)?${NAME}`, 'u'), 1, 2],
   ];
   for (const [index, [pattern, relIndex, nameIndex]] of patterns.entries()) {
     const m = pattern.exec(text);
     if (!m) continue;
     const relation = (m[relIndex] as string).toLowerCase();
-    if (index === patterns.length - 1 && !JOBS_EN.test(relation) && !new RegExp(`^${RELATION}$`, 'i').test(relation))
-      continue;
+    if (index >= patterns.length - 2 && !isRole(relation)) continue;
     const name = (m[nameIndex] as string).trim();
     if (/^(is|was|and|the|a|an|who|said|says|wants|has|had|lives|loves|likes|will|can)$/i.test(name)) continue;
     // Case-insensitive RELATION let "my wife Priya" through; the name itself must be capitalised.
