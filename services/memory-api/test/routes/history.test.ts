@@ -128,6 +128,17 @@ describe('deleting a memory that superseded another', () => {
     expect(await found('where does the user live', user)).toEqual([oslo.id]);
   });
 
+  it('hands over once when ten deletes of the same memory arrive at once', async () => {
+    const user = 'history-burst';
+    const first = await store('The user lives in Turin', user);
+    const second = await store('The user lives in Milan', user);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send('DELETE', `/v1/memories/${second.id}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+    const restored = await memory(first.id);
+    expect(restored).toMatchObject({ status: 'active', superseded_by: null });
+    expect(restored.history.filter((h) => h.action === 'restored')).toHaveLength(1);
+  });
+
   it('does the same when the memory is forgotten through /v1/forget', async () => {
     const user = 'history-forget';
     const tea = await store('The user lives in Lisbon', user);
