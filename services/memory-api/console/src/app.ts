@@ -149,7 +149,10 @@ function Shell({ api, identity, onLogOut }: { api: Api; identity: Identity; onLo
   }, [route.page, route.arg]);
 
   return html`<${Console.Provider} value=${state}>
-    <a class="skip" href="#main" onClick=${(e: Event) => (e.preventDefault(), main.current?.focus())}>Skip to content</a>
+    <a class="skip" href="#main" onClick=${(e: Event) => {
+      e.preventDefault();
+      main.current?.focus();
+    }}>Skip to content</a>
     <header class="top">
       <strong class="brand">hindsight console</strong>
       <span class="who">

@@ -34,10 +34,13 @@ const WAIT = { timeout: 20_000, interval: 100 };
 
 /** The first match's text, or '' while there is none yet (so the poll, not the read, waits). */
 function shownText(locator: Locator): Promise<string> {
-  return locator
-    .first()
-    .innerText({ timeout: 1000 })
-    .catch(() => '');
+  return (
+    locator
+      .first()
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the text a person sees.
+      .innerText({ timeout: 1000 })
+      .catch(() => '')
+  );
 }
 
 /** The first match's text contains `expected` (or matches it), once the page settles. */

@@ -16,6 +16,8 @@ export function SearchPage() {
       ...readFilters(form),
       ...(field(form, 'user') ? { user_id: field(form, 'user') } : {}),
       ...(field(form, 'session') ? { session_id: field(form, 'session') } : {}),
+      ...(field(form, 'agent') ? { agent_id: field(form, 'agent') } : {}),
+      ...(number('deadline_ms') !== undefined ? { deadline_ms: number('deadline_ms') } : {}),
       ...(number('top_k') !== undefined ? { top_k: number('top_k') } : {}),
       ...(number('token_budget') !== undefined ? { token_budget: number('token_budget') } : {}),
       ...(number('min_score') !== undefined ? { min_score: number('min_score') } : {}),
@@ -48,6 +50,10 @@ export function SearchPage() {
           <label>Top k <input name="top_k" type="number" min="1" value="10" /></label>
           <label>Token budget <input name="token_budget" type="number" min="1" value="2048" /></label>
           <label>Min score <input name="min_score" type="number" min="0" max="1" step="0.01" placeholder="server default" /></label>
+        </div>
+        <div class="row two">
+          <label>Agent <input name="agent" maxlength="128" /></label>
+          <label>Deadline (ms) <input name="deadline_ms" type="number" min="1" placeholder="server default" /></label>
         </div>
         <label><input type="checkbox" name="include_superseded" /> Include superseded memories</label>
       </details>
