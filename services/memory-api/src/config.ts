@@ -67,6 +67,8 @@ export const MemoryApiEnv = z
     /** Dense and keyword relevance (each 0..1) are scaled by these and fused: the stronger decides. */
     RANK_DENSE_WEIGHT: env.number(1, 0, 1),
     RANK_KEYWORD_WEIGHT: env.number(1, 0, 1),
+    /** Dense weight of an episodic turn of a session, times RANK_DENSE_WEIGHT (word vectors say less about dialogue turns). */
+    RANK_TURN_DENSE_WEIGHT: env.number(0.5, 0, 1),
     /** The weaker evidence adds this share of itself (agreement of dense and keyword). */
     RANK_AGREEMENT: env.number(0.5, 0, 1),
     /** A strong keyword match among the candidates discounts dense-only evidence by this share of it. */

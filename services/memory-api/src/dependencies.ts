@@ -96,6 +96,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
           ranking: {
             denseWeight: config.RANK_DENSE_WEIGHT,
             keywordWeight: config.RANK_KEYWORD_WEIGHT,
+            turnDenseWeight: config.RANK_TURN_DENSE_WEIGHT,
             agreement: config.RANK_AGREEMENT,
             keywordDominance: config.RANK_KEYWORD_DOMINANCE,
             backgroundSigmas: config.RANK_BACKGROUND_SIGMAS,

@@ -1,4 +1,5 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
+import { isSessionTurn } from './session-turns.ts';
 
 /**
  * What a question says about the conversation turns that answer it, beyond its words: whose turn
@@ -27,7 +28,6 @@ const DAYS_AFTER = 3;
 /** A leading "Name:" of a transcript line: one to three words, no sentence. */
 const SPEAKER_PREFIX = /^\s*([\p{L}][\p{L}\p{M}'’.-]*(?:\s[\p{L}][\p{L}\p{M}'’.-]*){0,2})\s?:\s/u;
 const MAX_SPEAKER_LENGTH = 64;
-const NOT_TURNS: ReadonlySet<string> = new Set(['summary', 'profile']);
 
 /** The speaker of a conversation turn: `metadata.speaker`, or the transcript prefix of its content. */
 export function turnSpeaker(turn: Pick<Turn, 'content' | 'metadata'>): string | undefined {
@@ -46,7 +46,7 @@ export function dialogueFocus(
   candidates: readonly Turn[],
   weights: DialogueFocusWeights = DEFAULT_DIALOGUE_FOCUS,
 ): DialogueFocus | undefined {
-  const turns = candidates.filter(isTurn);
+  const turns = candidates.filter(isSessionTurn);
   if (turns.length === 0) return undefined;
   const words = queryWords(query);
   const speakers = new Set(turns.map(turnSpeaker).filter((s): s is string => s !== undefined));
@@ -55,7 +55,7 @@ export function dialogueFocus(
   const days = namedDays(query);
   if (speaker === undefined && days.length === 0) return undefined;
   return (turn) => {
-    if (!isTurn(turn)) return 1;
+    if (!isSessionTurn(turn)) return 1;
     let factor = 1;
     if (speaker !== undefined && turnSpeaker(turn) !== speaker) factor *= 1 - weights.speakerMismatch;
     if (days.length > 0) {
@@ -64,10 +64,6 @@ export function dialogueFocus(
     }
     return factor;
   };
-}
-
-function isTurn(turn: Turn): boolean {
-  return turn.layer === 'episodic' && turn.session_id !== null && !NOT_TURNS.has(turn.category);
 }
 
 function queryWords(query: string): Set<string> {

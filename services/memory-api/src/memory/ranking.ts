@@ -9,6 +9,12 @@ export interface RankingWeights {
   /** How much dense and keyword relevance count (each 0..1) before they are fused. */
   denseWeight: number;
   keywordWeight: number;
+  /**
+   * Dense weight of a conversation turn, times `denseWeight`: word-vector similarity tells less
+   * about which turn of a dialogue answers a question than about which fact does (REALTALK R@10
+   * 55.4 → 56.2 at 0.5 with the built-in embedder), so there the words decide more.
+   */
+  turnDenseWeight: number;
   /** Bonus for agreement: the weaker of the two evidences adds this share of itself. */
   agreement: number;
   /**
@@ -37,6 +43,7 @@ export interface RankingWeights {
 export const DEFAULT_RANKING: RankingWeights = {
   denseWeight: 1,
   keywordWeight: 1,
+  turnDenseWeight: 0.5,
   agreement: 0.5,
   keywordDominance: 0.8,
   backgroundSigmas: 1,

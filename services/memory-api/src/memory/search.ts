@@ -22,6 +22,7 @@ import {
   type SimilarityBackground,
 } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
+import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
 import type { Candidate, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
@@ -157,14 +158,24 @@ async function searchMemories(
     storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
   const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
+  const turnEvidence = (record: MemoryRecord) =>
+    isSessionTurn(record) ? { turn: { focus: focus?.(record) ?? 1 } } : {};
 
   const rank = (
     hit: Omit<SearchHit, 'score' | 'scores'>,
-    evidence: { similarity: number; keyword: number; confidence: number; decayWeight: number; focus: number },
+    evidence: {
+      similarity: number;
+      keyword: number;
+      confidence: number;
+      decayWeight: number;
+      /** A conversation turn (its own dense weight) and its dialogue focus; neither for working memory. */
+      turn?: { focus: number };
+    },
   ): Omit<Ranked, 'supersededBy'> => {
     const recency = recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays);
-    const dense = queryVector ? denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
-    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword) * evidence.focus;
+    const similarityShare = evidence.turn ? ranking.turnDenseWeight : 1;
+    const dense = queryVector ? similarityShare * denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
+    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword) * (evidence.turn?.focus ?? 1);
     const score = finalScore(
       relevance,
       { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },
@@ -188,13 +199,13 @@ async function searchMemories(
       keyword: keywordScore.get(record.id) ?? 0,
       confidence: record.confidence,
       decayWeight: record.decay_weight,
-      focus: focus?.(record) ?? 1,
+      ...turnEvidence(record),
     }),
     supersededBy: record.superseded_by,
   }));
   for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
     hits.push({
-      ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1, focus: 1 }),
+      ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }),
       supersededBy: null,
     });
   }
@@ -225,7 +236,7 @@ async function searchMemories(
             keyword: keywordScore.get(hit.id) ?? 0,
             confidence: record.confidence,
             decayWeight: record.decay_weight,
-            focus: focus?.(record) ?? 1,
+            ...turnEvidence(record),
           }),
         );
       }

@@ -1,4 +1,7 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
+import { isSessionTurn } from '../../memory/session-turns.ts';
+
+export { NON_TURN_CATEGORIES } from '../../memory/session-turns.ts';
 
 /**
  * The turn-context index every store keeps (see the MemoryStore contract): an episodic memory that
@@ -13,15 +16,6 @@ export interface TurnContextWindow {
 }
 
 export const DEFAULT_TURN_CONTEXT: TurnContextWindow = { before: 2, after: 1 };
-
-/** Categories of episodic memories in a session that are not turns of it (a session summary restates them). */
-export const NON_TURN_CATEGORIES = ['summary', 'profile'] as const;
-const NOT_TURNS: ReadonlySet<string> = new Set(NON_TURN_CATEGORIES);
-
-/** Whether a memory is a turn of a session (and so has, and is, context). */
-export function isSessionTurn(record: Pick<MemoryRecord, 'layer' | 'session_id' | 'category'>): boolean {
-  return record.layer === 'episodic' && record.session_id !== null && !NOT_TURNS.has(record.category);
-}
 
 /** Whether a turn lends its words to its neighbours: only active turns do (quarantined text never). */
 export function isContextTurn(record: Pick<MemoryRecord, 'layer' | 'session_id' | 'category' | 'status'>): boolean {
