@@ -1,42 +1,12 @@
-import type { MemoryRecord } from '@hindsight/memory-model';
 import { type MemoryApiProcess, type PgliteServer, spawnMemoryApi, startPgliteServer } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRecords, rest } from '../support/rest.ts';
 
 const KEY = 'move-key';
 const SERVICE_ENV = { API_KEYS: `acme:${KEY}`, ADMIN_API_KEY: 'move-admin' };
 
-async function call<T>(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  type = 'application/json',
-): Promise<T> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'content-type': type }) },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text) as T;
-}
-
-async function allRecords(url: string): Promise<Map<string, MemoryRecord>> {
-  const records = new Map<string, MemoryRecord>();
-  let cursor: string | null = null;
-  do {
-    const page: { items: MemoryRecord[]; next_cursor: string | null } = await call(
-      url,
-      'GET',
-      `/v1/memories?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    for (const record of page.items) records.set(record.id, record);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return records;
-}
+const call = <T>(url: string, method: string, path: string, body?: unknown, type?: string): Promise<T> =>
+  rest<T>(url, method, path, { key: KEY, body, ...(type ? { type } : {}) });
 
 describe('moving a deployment from SQLite to PostgreSQL by export and import (real processes)', () => {
   let database: PgliteServer;
@@ -92,7 +62,7 @@ describe('moving a deployment from SQLite to PostgreSQL by export and import (re
     // Read and recorded: access counts and times travel too.
     await call(url, 'POST', '/retrieve', { query: 'where does the user live?', user_id: 'u-b' });
 
-    const original = await allRecords(url);
+    const original = await allRecords(url, KEY, 3);
     expect(original.size).toBe(7);
     expect(original.get(edited.id)?.history.map((h) => h.action)).toEqual(['created', 'updated']);
 
@@ -101,7 +71,7 @@ describe('moving a deployment from SQLite to PostgreSQL by export and import (re
     const imported = await call(postgres.url, 'POST', '/v1/import', exported, 'application/x-ndjson');
     expect(imported).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0, quarantined: 0 });
 
-    expect(await allRecords(postgres.url)).toEqual(original);
+    expect(await allRecords(postgres.url, KEY, 3)).toEqual(original);
 
     const found = await call<{ results: Array<{ id: string }> }>(postgres.url, 'POST', '/v1/search', {
       query: 'coffee',

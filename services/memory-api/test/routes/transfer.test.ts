@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { MemoryRecord } from '@hindsight/memory-model';
 import { type MemoryApiProcess, spawnMemoryApi } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRecords, rest } from '../support/rest.ts';
 
 const BIN = fileURLToPath(new URL('../../../../shared/cli/bin/hindsight.js', import.meta.url));
 const KEY = 'transfer-key';
@@ -39,38 +40,13 @@ function cli(
   return { child, done };
 }
 
-async function call<T>(url: string, method: string, path: string, body?: unknown, key = KEY): Promise<T> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
+const call = <T>(url: string, method: string, path: string, body?: unknown, key = KEY): Promise<T> =>
+  rest<T>(url, method, path, { key, body });
 
 /** A memory written for this test alone (KEY's tenant), as the API returns it: no test needs another's data. */
 async function ownRecord(url: string, content: string): Promise<MemoryRecord> {
   const written = await call<{ id: string }>(url, 'POST', '/store', { content, memory_type: 'fact', user_id: 'u-own' });
   return call<MemoryRecord>(url, 'GET', `/v1/memories/${written.id}`);
-}
-
-/** Every record of the tenant, all statuses, by id. */
-async function allRecords(url: string): Promise<Map<string, MemoryRecord>> {
-  const records = new Map<string, MemoryRecord>();
-  let cursor: string | null = null;
-  do {
-    const page: { items: MemoryRecord[]; next_cursor: string | null } = await call(
-      url,
-      'GET',
-      `/v1/memories?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    for (const record of page.items) records.set(record.id, record);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return records;
 }
 
 describe('export then import into an empty data directory (real processes, real CLI)', () => {
@@ -126,7 +102,7 @@ describe('export then import into an empty data directory (real processes, real 
     });
     await call(url, 'PATCH', `/v1/memories/${archived.id}`, { status: 'archived' });
 
-    const original = await allRecords(url);
+    const original = await allRecords(url, KEY);
     expect(original.size).toBe(7);
     expect([...original.values()].some((r) => r.status === 'superseded' && r.superseded_by !== null)).toBe(true);
     expect(original.get(edited.id)?.history.map((h) => h.action)).toEqual(['created', 'updated']);
@@ -140,7 +116,7 @@ describe('export then import into an empty data directory (real processes, real 
     expect(imported.code).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0, quarantined: 0 });
 
-    const copy = await allRecords(target.url);
+    const copy = await allRecords(target.url, KEY);
     expect(copy).toEqual(original);
 
     // Re-embedded: the copy answers searches like the original.
@@ -169,7 +145,7 @@ describe('export then import into an empty data directory (real processes, real 
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
       /^line 2: not valid JSON/,
     );
-    expect((await allRecords(target.url)).has('bad-chunk-good-line')).toBe(false);
+    expect((await allRecords(target.url, KEY)).has('bad-chunk-good-line')).toBe(false);
   });
 
   it('imports a record whose id another tenant of the same store holds as it imports an unknown id (no existence oracle)', async () => {
@@ -244,7 +220,7 @@ describe('export then import into an empty data directory (real processes, real 
         duplicates: 0,
         quarantined: 0,
       });
-      const records = await allRecords(fresh.url);
+      const records = await allRecords(fresh.url, KEY);
       expect(records.size).toBe(1200);
       expect(new Set([...records.values()].map((r) => r.content)).size).toBe(1200);
       expect([...records.keys()].sort()).toEqual(lines.map((l) => (JSON.parse(l) as MemoryRecord).id).sort());
