@@ -267,7 +267,7 @@ async function main(): Promise<number> {
       );
     await mkdir(dirname(resolve(out)), { recursive: true });
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
-    const html = values.html ?? out.replace(/\.json$/, '') + '.html';
+    const html = values.html ?? `${out.replace(/\.json$/, '')}.html`;
     await writeFile(
       html,
       renderBenchHtml({

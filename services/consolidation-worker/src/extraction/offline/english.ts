@@ -9,7 +9,6 @@ import {
   DIETS_EN,
   INJURIES_EN,
   JOBS_EN,
-  PET_WORDS,
   RELATIONS_EN,
   STANDING_MARKERS_EN,
 } from './lexicon.ts';
@@ -412,7 +411,7 @@ function decision(
   };
 }
 
-function instructionFrame(clause: string, expanded: string): Finding | undefined {
+function instructionFrame(_clause: string, expanded: string): Finding | undefined {
   const text = expanded.replace(/[.!]+$/, '').trim();
   const imperative =
     /^(?:please\s+|from now on,?\s+|in future,?\s+|going forward,?\s+)*(?:always|never|do not|don't|use|keep|make|put|write|give|show|cite|answer|reply|respond|include|add|avoid|stop|explain|quiz|correct|mark|label|list|format|send|speak|talk|only|no|skip|spare|leave out|drop)\b/i.test(
@@ -469,7 +468,7 @@ const AFFECTED = String.raw`(?:me|him|her|them|(?:my|his|her|their)\s+\w+)`;
 const BAD_EFFECT = String.raw`(?:sick|ill|itchy|itch|break out|bleed|hives|a rash|rashes|a headache|headaches|migraines?|bloated|nauseous|throw up|vomit|swell|swollen|cramps|diarrh(?:o)?ea|wheez\w*)`;
 const CANNOT_HAVE = /\b(?:cannot|can't|can not) (?:eat|have|drink|take|touch|tolerate)\s+([^,.;]+)/i;
 
-function allergyFrame(clause: string, expanded: string, around: ClauseContext): Finding | undefined {
+function allergyFrame(_clause: string, expanded: string, around: ClauseContext): Finding | undefined {
   const text = expanded;
   let owner = ownerOf(text, around.ctx);
   let thing: string | undefined =
@@ -679,7 +678,7 @@ function knownPersonFrame(clause: string, expanded: string, { ctx }: ClauseConte
   };
 }
 
-function organisationFrame(clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
+function organisationFrame(_clause: string, expanded: string, { ctx }: ClauseContext): Finding | undefined {
   const named =
     /\b(?:our|my)\s+(startup|company|business|firm|team|agency|shop|clinic|school|lab|studio|band|app|product|co-op|charity|restaurant|bakery|practice|podcast|channel|project)\s+is\s+(?:called|named)\s+([^,.;]+)/i.exec(
       expanded,
@@ -710,7 +709,7 @@ function organisationFrame(clause: string, expanded: string, { ctx }: ClauseCont
   };
 }
 
-function identityFrame(clause: string, expanded: string): Finding | undefined {
+function identityFrame(_clause: string, expanded: string): Finding | undefined {
   const name = /\b(?:my name is|call me|i am called)\s+([A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+)?)/u.exec(expanded)?.[1];
   if (name) return fact('user.name', name, "What is the user's name?", `The user's name is ${name}`, 0.9);
   const age =
@@ -769,7 +768,7 @@ function healthFrame(clause: string, expanded: string, { ctx }: ClauseContext): 
   };
 }
 
-function dietFrame(clause: string, expanded: string): Finding | undefined {
+function dietFrame(_clause: string, expanded: string): Finding | undefined {
   const diet = /^(?:i am|i'm|we are|we're)\s+(?:a\s+|strictly\s+|mostly\s+)?/i.test(expanded)
     ? DIETS_EN.exec(expanded)?.[1]
     : undefined;
@@ -788,7 +787,7 @@ function dietFrame(clause: string, expanded: string): Finding | undefined {
 const MONEY =
   /(?:\b\d[\d,.]*\s?k?\s+(?:total\s+)?budget\b|[$€£¥]\s?\d[\d,.]*\s?(?:k|m)?|\b\d[\d,.]*\s?(?:k|m)?\s*(?:dollars|usd|euros?|eur|pounds|gbp|quid|rand|yen|yuan|rmb|francs|chf|kr|krona|kronor|sek|nok|aud|cad)\b|\b\d+k\b)/i;
 
-function budgetFrame(clause: string, expanded: string): Finding | undefined {
+function budgetFrame(_clause: string, expanded: string): Finding | undefined {
   if (!MONEY.test(expanded)) return undefined;
   if (
     !/\b(budget|max|maximum|under|up to|no more than|at most|cap|caps|capped|limit|spend|afford|target|targeting|rate|salary|earn|take home|costs?|rent|price|pay)\b/i.test(
@@ -875,7 +874,7 @@ function preferenceFrame(clause: string, expanded: string, { ctx }: ClauseContex
   };
 }
 
-function constraintFrame(clause: string, expanded: string): Finding | undefined {
+function constraintFrame(_clause: string, expanded: string): Finding | undefined {
   const m =
     /^(?:the\s+|our\s+|my\s+|this\s+)?([\w\s-]{2,40}?)\s+(?:must|has to|have to|needs to|need to|should)\s+(?:be|have|fit|stay)\s+(.+)$/i.exec(
       expanded,

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresMemoryStore, type PostgresStoreOptions } from '../../../src/adapters/store/postgres/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import { runMemoryStoreContract } from './contract.ts';
 import { runReindexContract } from './reindex-contract.ts';
 
