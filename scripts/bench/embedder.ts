@@ -12,6 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { BuiltinEmbedder, CachedEmbedder, type Embedder, MicroBatcher } from '@hindsight/embedding';
+import { seededRandom } from '@hindsight/testing';
 
 const WORDS = (
   'user prefers concise answers coffee tea allergic peanuts meeting friday project deadline travel berlin tokyo ' +
@@ -19,16 +20,9 @@ const WORDS = (
   'guitar piano doctor appointment medicine budget salary interview manager team release bug database migration'
 ).split(' ');
 
-/** Deterministic pseudo-random sentences (mulberry32), so runs are comparable. */
+/** Deterministic pseudo-random sentences, so runs are comparable. */
 export function benchTexts(count: number, seed = 42): string[] {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return Array.from({ length: count }, (_, i) => {
     const n = 8 + Math.floor(next() * 12);
     return `${Array.from({ length: n }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')} #${i}`;

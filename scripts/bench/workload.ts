@@ -1,3 +1,5 @@
+import { seededRandom } from '@hindsight/testing';
+
 /**
  * Deterministic synthetic memories and queries for the benchmarks. Words are drawn from a
  * 6,000-word pseudo-vocabulary with a Zipf distribution (s = 1.05), like natural text: a few very
@@ -10,18 +12,6 @@ const SYLLABLES = 'ka lo mi nu pe ra si to vu wa be de fi go hu ja ke li mo ne p
 );
 const VOCABULARY_SIZE = 6000;
 const ZIPF_S = 1.05;
-
-/** mulberry32: small, fast, good enough for workloads. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class Workload {
   private readonly words: string[];

@@ -15,4 +15,5 @@ export {
 } from './memory-api-process.ts';
 export { type PgliteServer, type PgliteServerOptions, spawnPgliteServer, startPgliteServer } from './pglite-server.ts';
 export { type RedisServer, startRedisServer } from './redis-server.ts';
+export { seededRandom } from './seeded-random.ts';
 export { type ServiceProcess, type SpawnServiceOptions, spawnService, waitForReady } from './service-process.ts';

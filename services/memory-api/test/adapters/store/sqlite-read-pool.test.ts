@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@hindsight/errors';
 import type { MemoryRecord } from '@hindsight/memory-model';
+import { seededRandom } from '@hindsight/testing';
 import { keywordTokens } from '@hindsight/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PooledSqliteStore } from '../../../src/adapters/store/sqlite/pooled-store.ts';
@@ -30,18 +31,6 @@ const WORDS =
     ' ',
   );
 
-/** mulberry32: the same fixture on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomVector(random: () => number): Float32Array {
   const v = Float32Array.from({ length: DIMENSION }, () => random() * 2 - 1);
   const norm = Math.hypot(...v);
@@ -57,7 +46,7 @@ describe('sqlite read pool', () => {
   let pooled: PooledSqliteStore;
   let single: SqliteMemoryStore;
   const records: MemoryRecord[] = [];
-  const random = seeded(18);
+  const random = seededRandom(18);
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hindsight-read-pool-'));
@@ -101,7 +90,7 @@ describe('sqlite read pool', () => {
   ];
 
   it('answers every read exactly as the single connection does, on the same fixture and queries', async () => {
-    const queryRandom = seeded(7);
+    const queryRandom = seededRandom(7);
     for (let q = 0; q < 40; q++) {
       const vector = randomVector(queryRandom);
       const terms = keywordTokens(sentence(queryRandom, 1 + (q % 5)));
