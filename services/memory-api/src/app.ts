@@ -16,7 +16,7 @@ import type { MemoryService } from './memory/service.ts';
 import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
 import { challengeBrowsers, registerQueueDashboard } from './routes/admin-queues.ts';
 import { consoleRoutes } from './routes/console.ts';
-import { debugRoutes, type QueueDepthSource } from './routes/debug.ts';
+import { debugRoutes } from './routes/debug.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { maintenanceRoutes } from './routes/maintenance.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -42,8 +42,6 @@ export interface AppDeps {
   logger?: Logger;
   /** The process's metrics (openDependencies makes them); when absent the app gets its own registry. */
   metrics?: MemoryApiMetrics;
-  /** Consolidation queue depth for `/debug/memory`. */
-  queueDepth?: QueueDepthSource;
   /** Working memory, sessions and the hindsight queue; without them the session routes are absent. */
   hindsight?: HindsightDeps;
   /** The BullMQ queues the admin dashboard shows (`/admin/queues`). */
@@ -120,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       store: deps.memory.store,
       activity: metrics.activity,
       startedAt: new Date().toISOString(),
-      ...(deps.queueDepth ? { queue: deps.queueDepth } : {}),
+      ...(deps.hindsight ? { queue: deps.hindsight.queue } : {}),
     }),
   );
   await app.register(

@@ -38,8 +38,6 @@ export interface Dependencies {
   metrics: MemoryApiMetrics;
   /** Working memory, sessions and the consolidation queue. */
   hindsight: HindsightDeps;
-  /** Consolidation queue depth for `/debug/memory`. */
-  queueDepth: HindsightDeps['queue'];
   /** The BullMQ queue itself: the admin dashboard shows it (and tests look into it). */
   dashboardQueues: readonly Queue[];
   close(): Promise<void>;
@@ -131,7 +129,6 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
       keys,
       redis,
       hindsight,
-      queueDepth: hindsight.queue,
       dashboardQueues: [queue.queue],
       idempotency: redisBacked(
         new IdempotencyCache(redis, config.REDIS_PREFIX, {
