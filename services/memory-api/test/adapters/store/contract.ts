@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DuplicateContentError,
   IdTakenError,
+  type MemoryFilter,
   type MemoryStore,
   StaleWriteError,
 } from '../../../src/memory/store-port.ts';
@@ -112,6 +113,68 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       expect(await ids({ occurredFrom: Date.parse('2024-01-01T00:00:00Z') })).toEqual([recent.id]);
       expect(await ids({ occurredTo: Date.parse('2024-01-01T00:00:00Z') })).toEqual([old.id]);
       expect(await ids({ statuses: ['active', 'superseded'] })).toEqual([old.id, recent.id, superseded.id].sort());
+    });
+
+    it('lists, lists ids and counts under every filter: agent, session, ids, validAt, createdBefore', async () => {
+      const a = makeRecord({ content: 'coffee with oat milk', agent_id: 'ag1', session_id: 's1' });
+      const b = makeRecord({
+        content: 'coffee after lunch',
+        agent_id: 'ag2',
+        session_id: 's2',
+        created_at: '2025-03-01T00:00:00.000Z',
+        valid_until: '2025-06-01T00:00:00.000Z',
+      });
+      const c = makeRecord({
+        content: 'coffee beans from Kenya',
+        created_at: '2025-05-01T00:00:00.000Z',
+        valid_until: '2025-02-01T00:00:00.000Z',
+      });
+      const d = makeRecord({ content: 'coffee for the other user', user_id: 'u2', agent_id: 'ag1' });
+      const e = makeRecord({ content: 'coffee in the other tenant', tenant: 't2', agent_id: 'ag1', session_id: 's2' });
+      await store.commit({
+        inserts: [a, b, c, d, e].map((record, i) => ({ record, vector: axisVector(0, 8, 0.05 * i) })),
+        updates: [],
+      });
+      const at = (iso: string) => Date.parse(iso);
+      const cases: Array<[string, Omit<MemoryFilter, 'tenant'>, string[]]> = [
+        ['no filter', {}, [a.id, b.id, c.id, d.id]],
+        ['agentId', { agentId: 'ag1' }, [a.id, d.id]],
+        ['agentId and userId', { agentId: 'ag1', userId: 'u1' }, [a.id]],
+        ['sessionId', { sessionId: 's2' }, [b.id]],
+        ['ids (another tenant’s left out)', { ids: [a.id, c.id, e.id] }, [a.id, c.id]],
+        ['an empty id list', { ids: [] }, []],
+        ['validAt', { validAt: at('2025-04-01T00:00:00Z') }, [a.id, b.id, d.id]],
+        ['createdBefore (strictly)', { createdBefore: at('2025-03-01T00:00:00Z') }, [a.id, d.id]],
+        [
+          'validAt and createdBefore',
+          { validAt: at('2025-04-01T00:00:00Z'), createdBefore: at('2025-04-01T00:00:00Z') },
+          [a.id, b.id, d.id],
+        ],
+      ];
+      for (const [name, extra, expected] of cases) {
+        const filter: MemoryFilter = { tenant: 't1', ...extra };
+        const listed: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.list(filter, 2, cursor);
+          listed.push(...page.items.map((r) => r.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(listed.sort(), `list: ${name}`).toEqual([...expected].sort());
+        expect((await store.listIds(filter, 100)).sort(), `listIds: ${name}`).toEqual([...expected].sort());
+        expect(await store.count(filter), `count: ${name}`).toBe(expected.length);
+        // Searches run in one user's partition: the same filter there finds the same of that user's memories.
+        const mine = expected.filter((id) => id !== d.id).sort();
+        const scope = { ...filter, userId: 'u1' };
+        const dense = (await store.vectorSearch(scope, axisVector(0), 10)).map((h) => h.id).sort();
+        const keyword = (await store.keywordSearch(scope, keywordTokens('coffee'), 10)).map((h) => h.id).sort();
+        expect(dense, `vectorSearch: ${name}`).toEqual(mine);
+        expect(keyword, `keywordSearch: ${name}`).toEqual(mine);
+      }
+      const firstTwo = await store.listIds({ tenant: 't1' }, 2);
+      expect(firstTwo).toHaveLength(2);
+      expect([a.id, b.id, c.id, d.id]).toEqual(expect.arrayContaining(firstTwo));
+      expect(await store.listIds({ tenant: 't2' }, 10)).toEqual([e.id]);
     });
 
     it('ranks keyword matches by BM25-like relevance and finds Chinese text', async () => {
