@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { bearerKey, createServiceApp, healthRoutes, type ReadinessCheck, routeAccess } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
-import { createMetricsRegistry, httpMetrics } from '@hindsight/metrics';
+import { httpMetrics } from '@hindsight/metrics';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -11,9 +11,8 @@ import type { MemoryApiConfig } from './config.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErasureFence } from './http/erasure-fence.ts';
-import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import type { MemoryService } from './memory/service.ts';
-import { createMemoryApiMetrics, type MemoryApiMetrics } from './observability/metrics.ts';
+import type { MemoryApiMetrics } from './observability/metrics.ts';
 import { challengeBrowsers, registerQueueDashboard } from './routes/admin-queues.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { debugRoutes } from './routes/debug.ts';
@@ -29,21 +28,23 @@ import { transferRoutes } from './routes/transfer.ts';
 import { userRoutes } from './routes/users.ts';
 import { whoamiRoutes } from './routes/whoami.ts';
 import type { Idempotency } from './routes/write-reply.ts';
-import type { ReplyForgetting } from './users/erase.ts';
+import type { UserService } from './users/service.ts';
 import type { HindsightDeps } from './working/port.ts';
 
 export interface AppDeps {
   config: MemoryApiConfig;
   memory: MemoryService;
   keys: ApiKeys;
-  idempotency: Idempotency & ReplyForgetting;
+  idempotency: Idempotency;
   readiness: readonly ReadinessCheck[];
   /** A pino logger to share; when absent Fastify makes one at LOG_LEVEL. */
   logger?: Logger;
-  /** The process's metrics (openDependencies makes them); when absent the app gets its own registry. */
-  metrics?: MemoryApiMetrics;
-  /** Working memory, sessions and the hindsight queue; without them the session routes are absent. */
+  /** The process's metrics (openDependencies makes them). */
+  metrics: MemoryApiMetrics;
+  /** Working memory, sessions and the hindsight queue; without them the session and user routes are absent. */
   hindsight?: HindsightDeps;
+  /** The tenant's users (directory, profile, erasure); present with `hindsight`. */
+  users?: UserService;
   /** The BullMQ queues the admin dashboard shows (`/admin/queues`). */
   dashboardQueues?: readonly Queue[];
 }
@@ -89,11 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerAuth(app, deps.keys);
   // Before the routes (hooks apply to routes registered after them): job writes for erased users are refused.
-  if (deps.hindsight) registerErasureFence(app, { store: deps.memory.store, queue: deps.hindsight.queue });
+  if (deps.users) registerErasureFence(app, deps.users);
   // Before the routes, so the latency hooks see every one of them.
-  const metrics =
-    deps.metrics ??
-    createMemoryApiMetrics(createMetricsRegistry({ service: 'memory-api', processMetrics: false }), deps.memory.store);
+  const { metrics } = deps;
   await app.register(httpMetrics, { registry: metrics.registry });
 
   // Public by their route config (access: 'public'), which also keeps them out of the rate limit.
@@ -112,10 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     }),
   );
-  await app.register(quarantineRoutes(deps.memory.manage));
+  await app.register(quarantineRoutes(deps.memory));
   await app.register(
     debugRoutes({
-      store: deps.memory.store,
+      memory: deps.memory,
       activity: metrics.activity,
       startedAt: new Date().toISOString(),
       ...(deps.hindsight ? { queue: deps.hindsight.queue } : {}),
@@ -129,26 +128,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   if (deps.hindsight) {
-    const { sessions, queue, working } = deps.hindsight;
+    const { sessions, queue } = deps.hindsight;
     await app.register(sessionRoutes(sessions));
     await app.register(jobRoutes(queue));
-    await app.register(
-      userRoutes(deps.memory, {
-        store: deps.memory.store,
-        working,
-        queue,
-        replies: deps.idempotency,
-        embedder: deps.memory.embedder,
-        settings: { jobWaitMs: config.ERASE_JOB_WAIT_MS },
-        log: app.log as Logger,
-      }),
-    );
-    await app.register(
-      maintenanceRoutes(deps.memory.store, () => deps.keys.tenantNames(), {
-        ...DEFAULT_DECAY,
-        retentionDays: config.ARCHIVE_RETENTION_DAYS,
-      }),
-    );
+    if (deps.users) await app.register(userRoutes(deps.users));
+    await app.register(maintenanceRoutes(deps.memory, () => deps.keys.tenantNames()));
     await registerQueueDashboard(app, deps.dashboardQueues ?? []);
   }
   return app;

@@ -15,8 +15,10 @@ import { RedisWorkingMemory } from './adapters/redis/working-memory.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
+import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import { RuleContradictionJudge } from './memory/contradiction.ts';
 import { createMemoryService, type MemoryService } from './memory/service.ts';
+import type { MemoryStore } from './memory/store-port.ts';
 import {
   createMemoryApiMetrics,
   instrumentEmbedder,
@@ -24,6 +26,7 @@ import {
   instrumentStore,
   type MemoryApiMetrics,
 } from './observability/metrics.ts';
+import { createUserService, type UserService } from './users/service.ts';
 import type { HindsightDeps } from './working/port.ts';
 import { WorkingMemorySearch } from './working/search.ts';
 import { Sessions } from './working/sessions.ts';
@@ -31,6 +34,10 @@ import { Sessions } from './working/sessions.ts';
 /** Everything memory-api runs on, opened in order and closed in reverse. */
 export interface Dependencies {
   memory: MemoryService;
+  users: UserService;
+  /** The ports the domain runs on, for what stands outside it (metrics, tests looking in). */
+  store: MemoryStore;
+  embedder: Embedder;
   keys: ApiKeys;
   redis: Redis;
   idempotency: IdempotencyCache;
@@ -74,6 +81,16 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     });
     closers.push(() => queue.close());
     const hindsight = openHindsight(config, redis, embedder, queue, log);
+    const guard = { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS };
+    const lock = redisBacked(
+      new RedisOwnerLock(
+        redis,
+        config.REDIS_PREFIX,
+        { leaseMs: config.OWNER_LOCK_LEASE_MS, waitMs: config.OWNER_LOCK_WAIT_MS },
+        log,
+      ),
+      redis,
+    );
 
     const memory = instrumentMemoryService(
       createMemoryService({
@@ -106,37 +123,45 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
           dialogueFocus: { speakerMismatch: config.RANK_SPEAKER_MISMATCH, dateMismatch: config.RANK_DATE_MISMATCH },
           redundancy: { duplicateOverlap: config.RANK_DUPLICATE_OVERLAP, restateOverlap: config.RANK_RESTATE_OVERLAP },
         },
-        guard: { instructions: config.GUARD_INSTRUCTIONS, rawDumps: config.GUARD_RAW_DUMPS },
-        lock: redisBacked(
-          new RedisOwnerLock(
-            redis,
-            config.REDIS_PREFIX,
-            { leaseMs: config.OWNER_LOCK_LEASE_MS, waitMs: config.OWNER_LOCK_WAIT_MS },
-            log,
-          ),
-          redis,
-        ),
+        guard,
+        lock,
         log,
         session: hindsight.sessionSearch,
         working: hindsight.sessions,
+        decay: { ...DEFAULT_DECAY, retentionDays: config.ARCHIVE_RETENTION_DAYS },
       }),
       metrics,
     );
     closers.push(() => memory.close());
+    const idempotency = redisBacked(
+      new IdempotencyCache(redis, config.REDIS_PREFIX, {
+        ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+        waitMs: config.IDEMPOTENCY_WAIT_MS,
+      }),
+      redis,
+    );
+    const users = createUserService({
+      store,
+      embedder,
+      guard,
+      lock,
+      working: hindsight.working,
+      queue: hindsight.queue,
+      replies: idempotency,
+      settings: { jobWaitMs: config.ERASE_JOB_WAIT_MS },
+      log,
+    });
     return {
       memory,
+      users,
+      store,
+      embedder,
       metrics,
       keys,
       redis,
       hindsight,
       dashboardQueues: [queue.queue],
-      idempotency: redisBacked(
-        new IdempotencyCache(redis, config.REDIS_PREFIX, {
-          ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
-          waitMs: config.IDEMPOTENCY_WAIT_MS,
-        }),
-        redis,
-      ),
+      idempotency,
       readiness: [
         { name: 'store', check: () => store.check() },
         { name: 'embedder', check: () => embedder.check() },

@@ -219,31 +219,70 @@ export const SearchResponse = z.object({
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
+/** An empty list would match nothing, and read as "no filter" it would match everything: refused. */
+const nonEmpty = <T extends z.ZodArray<z.ZodType>>(list: T) =>
+  list.min(1, 'name at least one, or leave the field out (an empty list is not "no filter")');
+
 /** Filters for listing and forgetting. */
 export const MemoryFilter = z
   .object({
     user_id: Id.optional(),
     agent_id: Id.optional(),
     session_id: Id.optional(),
-    memory_types: z.array(MemoryType).max(16).optional(),
-    categories: z.array(Category).max(32).optional(),
-    tags: Tags.optional(),
-    status: z.array(MemoryStatus).optional(),
+    memory_types: nonEmpty(z.array(MemoryType).max(16)).optional(),
+    categories: nonEmpty(z.array(Category).max(32)).optional(),
+    tags: nonEmpty(Tags).optional(),
+    status: nonEmpty(z.array(MemoryStatus)).optional(),
     time_range: TimeRange.optional(),
     before: IsoTime.optional(),
   })
   .strict();
 export type MemoryFilter = z.infer<typeof MemoryFilter>;
 
+/** The fields of a forget request that choose what goes. */
+export const FORGET_FILTERS = [
+  'memory_id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'memory_types',
+  'categories',
+  'tags',
+  'status',
+  'time_range',
+  'before',
+] as const;
+export type ForgetFilterName = (typeof FORGET_FILTERS)[number];
+
+/**
+ * The one rule for every way in (REST, MCP, CLI): a forget names at least one of `filters`, and it
+ * never forgets everything at once. A caller that always confines forgetting to one owner (the MCP
+ * tool) passes the filters besides the owner: the owner alone is not a choice of what to forget.
+ * Returns the refusal, or `null` when the request names one.
+ */
+export function forgetFilterMissing(
+  request: Readonly<Record<string, unknown>>,
+  filters: readonly ForgetFilterName[] = FORGET_FILTERS,
+  what = 'forget',
+): string | null {
+  const named = filters.some((name) => {
+    const value = request[name];
+    return value !== undefined && !(Array.isArray(value) && value.length === 0);
+  });
+  if (named) return null;
+  const listed = `${filters.slice(0, -1).join(', ')} or ${filters[filters.length - 1]}`;
+  return `${what} needs ${listed}; it never forgets everything at once`;
+}
+
 export const ForgetRequest = MemoryFilter.extend({
   memory_id: Id.optional(),
   dry_run: z.boolean().default(false),
 })
   .strict()
-  .refine(
-    (r) => Object.entries(r).some(([k, v]) => k !== 'dry_run' && v !== undefined),
-    'forget needs at least one filter (memory_id, user_id, session_id, tags, before, …); refusing to forget everything',
-  );
+  .superRefine((request, ctx) => {
+    const missing = forgetFilterMissing(request);
+    if (missing) ctx.addIssue({ code: 'custom', message: missing });
+  });
 export type ForgetRequest = z.infer<typeof ForgetRequest>;
 export const ForgetPreviewItem = MemoryRecord.pick({
   id: true,

@@ -1,6 +1,7 @@
 import type { DecayResult } from '@hindsight/jobs';
 import type { MemoryRecord } from '@hindsight/memory-model';
 import { decideAgain } from '../memory/decide-again.ts';
+import { forgetExpired } from '../memory/forget.ts';
 import { type MemoryStore, type MemoryUpdate, StaleWriteError } from '../memory/store-port.ts';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
 
@@ -97,10 +98,7 @@ export async function runDecay(
       for (const [id, version] of changes.expired) expired.set(id, version);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    const ids = [...expired.keys()];
-    for (let i = 0; i < ids.length; i += PAGE) {
-      result.deleted += await store.deleteMany(tenant, ids.slice(i, i + PAGE), expired);
-    }
+    result.deleted += await forgetExpired(store, tenant, expired, now);
   }
   return { ...result, duration_ms: Math.round(performance.now() - started) };
 }

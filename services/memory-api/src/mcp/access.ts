@@ -1,27 +1,14 @@
 import type { MemoryApiClient } from '@hindsight/memory-client';
-import {
-  type ForgetRequest,
-  ForgetResponse,
-  type MemoryInput,
-  type SearchRequest,
-  type SearchResponse,
-  type SessionTurns,
-  type WriteResult,
+import type {
+  ForgetRequest,
+  MemoryInput,
+  SearchRequest,
+  SearchResponse,
+  SessionTurns,
+  WriteResult,
 } from '@hindsight/memory-model';
-import { z } from 'zod';
-import { forgetMemories } from '../memory/manage.ts';
+import { type ForgetOutcome, forgetWithSession } from '../memory/forget.ts';
 import type { MemoryService } from '../memory/service.ts';
-
-/** What `memory_forget` answers: the long-term memories forgotten, and a forgotten session's working memory. */
-export const ForgetOutcome = ForgetResponse.omit({ preview: true }).extend({
-  working_turns: z
-    .number()
-    .int()
-    .describe(
-      "Turns removed from the session's working memory (counted only, on a dry run); 0 unless forgetting by session_id alone",
-    ),
-});
-export type ForgetOutcome = z.infer<typeof ForgetOutcome>;
 
 /**
  * What the MCP tools need from memory, for one tenant. Two backends: the
@@ -52,7 +39,7 @@ export function serviceMemoryAccess(memory: MemoryService, tenant: string, sessi
     search: (request) => memory.search(tenant, request),
     forget: (request) =>
       forgetWithSession(request, {
-        longTerm: () => forgetMemories(memory.manage, tenant, request),
+        longTerm: () => memory.forget(tenant, request),
         ...(sessions
           ? {
               turns: (sessionId: string) => sessions.turns(tenant, sessionId),
@@ -76,29 +63,4 @@ export function clientMemoryAccess(client: MemoryApiClient): MemoryAccess {
         deleteSession: async (sessionId) => void (await client.clearSession(sessionId)),
       }),
   };
-}
-
-interface ForgetSteps {
-  longTerm(): Promise<z.infer<typeof ForgetResponse>>;
-  turns?(sessionId: string): Promise<SessionTurns>;
-  deleteSession?(sessionId: string): Promise<void>;
-}
-
-/**
- * Forgetting by `session_id` alone also forgets that session's working memory:
- * otherwise the turns would be consolidated at session end and the forgotten facts
- * would come back. Narrower filters (tags, before, an id) leave working memory alone,
- * and so does a session of another user.
- */
-async function forgetWithSession(request: ForgetRequest, steps: ForgetSteps): Promise<ForgetOutcome> {
-  // The tool answers counts and ids; the REST dry run's preview (memory contents) is for people.
-  const { preview: _preview, ...longTerm } = await steps.longTerm();
-  const sessionId = request.session_id;
-  const sessionOnly =
-    sessionId !== undefined && request.memory_id === undefined && !request.tags?.length && request.before === undefined;
-  if (!sessionOnly || !steps.turns || !steps.deleteSession) return { ...longTerm, working_turns: 0 };
-  const session = await steps.turns(sessionId);
-  if (session.user_id !== request.user_id || session.turns.length === 0) return { ...longTerm, working_turns: 0 };
-  if (!request.dry_run) await steps.deleteSession(sessionId);
-  return { ...longTerm, working_turns: session.turns.length };
 }

@@ -9,14 +9,10 @@ import {
 import {
   CONTENT_LIMITS,
   contentHash,
-  type ForgetPreviewItem,
-  type ForgetRequest,
-  type ForgetResponse,
   type HistoryView,
   type ListQuery,
   type MemoryPatch,
   type MemoryRecord,
-  resolveTimeRange,
   searchableText,
   splitMemoryTypes,
 } from '@hindsight/memory-model';
@@ -30,10 +26,9 @@ import {
   type MemoryStore,
   type MemoryUpdate,
   type Page,
-  StaleWriteError,
 } from './store-port.ts';
 
-/** Reading, editing, restoring and forgetting individual memories (not the write/read paths). */
+/** Reading, editing and restoring individual memories (not the write/read paths; forgetting is forget.ts). */
 export interface ManageDeps {
   store: MemoryStore;
   embedder: Embedder;
@@ -42,9 +37,7 @@ export interface ManageDeps {
   lock: OwnerLock;
 }
 
-const FORGET_CHUNK = 500;
-
-export async function getMemory(deps: ManageDeps, tenant: string, id: string): Promise<MemoryRecord> {
+export async function getMemory(deps: Pick<ManageDeps, 'store'>, tenant: string, id: string): Promise<MemoryRecord> {
   const record = await deps.store.get(tenant, id);
   if (!record) throw new NotFoundError('memory', id);
   return record;
@@ -146,7 +139,11 @@ export async function patchHeld(
 const DUPLICATE_ACTIVE = 'another active memory of this user and layer already has exactly this content';
 
 /** Commits updates; a change that would leave two active memories with one text is the caller's 409. */
-async function commitChanges(store: MemoryStore, updates: MemoryUpdate[], duplicate = DUPLICATE_ACTIVE): Promise<void> {
+export async function commitChanges(
+  store: MemoryStore,
+  updates: MemoryUpdate[],
+  duplicate = DUPLICATE_ACTIVE,
+): Promise<void> {
   try {
     await store.commit({ inserts: [], updates });
   } catch (error) {
@@ -156,7 +153,7 @@ async function commitChanges(store: MemoryStore, updates: MemoryUpdate[], duplic
 }
 
 /** Makes a memory active again: out of whatever superseded, archived, expired or quarantined it. */
-function reactivate(next: MemoryRecord, at: string, note: string): void {
+export function reactivate(next: MemoryRecord, at: string, note: string): void {
   next.status = 'active';
   next.superseded_by = null;
   next.valid_until = null;
@@ -253,141 +250,4 @@ function decodeHistoryCursor(cursor: string): HistoryCursor {
     // Falls through to the refusal below: the cursor was not one this endpoint gave.
   }
   throw new BadRequestError('cursor is not one GET /v1/memories/:id/history gave; start again without it');
-}
-
-/**
- * Deletes a memory for good (under its owner's lock). The memories it had superseded do not stay
- * pointing at an id that no longer exists: they take its place — active again when it was the
- * current version, superseded by its successor when it was itself superseded.
- */
-export async function deleteMemory(deps: ManageDeps, tenant: string, id: string, now = Date.now()): Promise<void> {
-  const { user_id: owner } = await getMemory(deps, tenant, id);
-  await deps.lock.hold(tenant, [owner], () =>
-    decideAgain(async () => {
-      const current = await getMemory(deps, tenant, id);
-      if ((await forgetRecords(deps, tenant, [current], now)) === 0) throw new StaleWriteError([id]);
-    }),
-  );
-}
-
-/**
- * Deletes these memories (as read, at their versions) and hands what each had superseded to its
- * successor; returns how many were deleted (one changed since it was read stays).
- */
-async function forgetRecords(
-  deps: ManageDeps,
-  tenant: string,
-  records: readonly MemoryRecord[],
-  now: number,
-): Promise<number> {
-  const gone = new Map(records.map((r) => [r.id, r]));
-  const versions = new Map(records.map((r) => [r.id, r.version]));
-  const predecessors: MemoryRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await deps.store.list({ tenant, supersededBy: [...gone.keys()] }, 500, cursor);
-    predecessors.push(...page.items.filter((r) => !gone.has(r.id)));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
-  if (predecessors.length > 0) {
-    const at = new Date(now).toISOString();
-    const updates: MemoryUpdate[] = predecessors.map((older) => ({ record: successorGone(older, gone, at) }));
-    // The deleted ones are committed unchanged too: the hand-over applies only to them as they were read.
-    for (const record of records) {
-      updates.push({ record });
-      versions.set(record.id, record.version + 1);
-    }
-    await commitChanges(
-      deps.store,
-      updates,
-      'a memory it superseded would become active again, but another active memory of that user and layer has exactly its content: forget or edit that one first',
-    );
-  }
-  return deps.store.deleteMany(tenant, [...versions.keys()], versions);
-}
-
-/** `older`, superseded by a memory being deleted: superseded by what superseded that one, else active again. */
-function successorGone(older: MemoryRecord, gone: ReadonlyMap<string, MemoryRecord>, at: string): MemoryRecord {
-  const next = structuredClone(older);
-  const deleted = older.superseded_by as string;
-  let successor = gone.get(deleted)?.superseded_by ?? null;
-  for (let hops = 0; successor !== null && gone.has(successor) && hops < gone.size; hops++) {
-    successor = gone.get(successor)?.superseded_by ?? null;
-  }
-  if (successor === null || gone.has(successor)) {
-    reactivate(next, at, `the memory that superseded it (${deleted}) was deleted`);
-  } else {
-    next.superseded_by = successor;
-    next.updated_at = at;
-    next.history.push({
-      at,
-      action: 'superseded',
-      content: next.content,
-      note: `superseded by ${successor}: the memory between them (${deleted}) was deleted`,
-    });
-  }
-  return next;
-}
-
-export function forgetFilter(tenant: string, request: ForgetRequest, now = Date.now()): MemoryFilter {
-  const filter: MemoryFilter = { tenant };
-  if (request.memory_id) filter.ids = [request.memory_id];
-  if (request.user_id) filter.userId = request.user_id;
-  if (request.agent_id) filter.agentId = request.agent_id;
-  if (request.session_id) filter.sessionId = request.session_id;
-  const { layers, categories } = splitMemoryTypes(request.memory_types);
-  if (layers) filter.layers = layers;
-  const allCategories = [...(categories ?? []), ...(request.categories ?? [])];
-  if (allCategories.length > 0) filter.categories = allCategories;
-  if (request.tags && request.tags.length > 0) filter.tags = request.tags;
-  if (request.status) filter.statuses = request.status;
-  const window = resolveTimeRange(request.time_range, now);
-  if (window.from !== undefined) filter.occurredFrom = window.from;
-  if (window.to !== undefined) filter.occurredTo = window.to;
-  if (request.before) filter.createdBefore = Date.parse(request.before);
-  return filter;
-}
-
-/** Deletes every long-term memory matching the filter (or only counts them on a dry run). */
-export async function forgetMemories(
-  deps: ManageDeps,
-  tenant: string,
-  request: ForgetRequest,
-): Promise<ForgetResponse> {
-  const filter = forgetFilter(tenant, request);
-  if (request.dry_run) {
-    const ids = await deps.store.listIds(filter, 1000);
-    const preview = await deps.store.getMany(tenant, ids.slice(0, FORGET_PREVIEW));
-    return { count: await deps.store.count(filter), ids, dry_run: true, preview: preview.map(forgetPreviewOf) };
-  }
-  const forgotten: string[] = [];
-  for (;;) {
-    const ids = await deps.store.listIds(filter, FORGET_CHUNK);
-    if (ids.length === 0) break;
-    const records = await deps.store.getMany(tenant, ids);
-    let deleted: number;
-    try {
-      deleted = await forgetRecords(deps, tenant, records, Date.now());
-    } catch (error) {
-      // A memory of the chunk changed while it was read: the next round reads it again.
-      if (!(error instanceof StaleWriteError)) throw error;
-      continue;
-    }
-    if (deleted === ids.length) {
-      forgotten.push(...ids);
-    } else {
-      // Some changed since they were read and stay for the next round; count only what went.
-      const left = new Set((await deps.store.getMany(tenant, ids)).map((r) => r.id));
-      forgotten.push(...ids.filter((id) => !left.has(id)));
-    }
-  }
-  return { count: forgotten.length, ids: forgotten.slice(0, 1000), dry_run: false };
-}
-
-/** Memories a dry run shows in full (the rest only by id). */
-const FORGET_PREVIEW = 100;
-
-function forgetPreviewOf(record: MemoryRecord): ForgetPreviewItem {
-  const { id, user_id, layer, category, status, content, occurred_at, session_id } = record;
-  return { id, user_id, layer, category, status, content, occurred_at, session_id };
 }

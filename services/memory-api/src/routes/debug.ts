@@ -1,7 +1,7 @@
 import { DebugMemory } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { MemoryStore } from '../memory/store-port.ts';
+import type { MemoryService } from '../memory/service.ts';
 import type { MemoryActivity } from '../observability/metrics.ts';
 import { ErrorResponses } from './schemas.ts';
 
@@ -14,7 +14,7 @@ const DebugQuery = z.object({ tenant: z.string().min(1).max(128).optional() }).s
 
 /** `GET /debug/memory` (admin key): counts and recent activity. */
 export function debugRoutes(deps: {
-  store: Pick<MemoryStore, 'countByLayer'>;
+  memory: Pick<MemoryService, 'counts'>;
   activity: MemoryActivity;
   queue?: QueueDepthSource;
   startedAt: string;
@@ -33,7 +33,7 @@ export function debugRoutes(deps: {
         },
       },
       async (request) => {
-        const rows = await deps.store.countByLayer(request.query.tenant);
+        const rows = await deps.memory.counts(request.query.tenant);
         const layers: Record<string, Record<string, number>> = {};
         let total = 0;
         for (const row of rows) {

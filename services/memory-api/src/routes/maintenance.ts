@@ -1,8 +1,7 @@
 import { DecayResult } from '@hindsight/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type DecaySettings, runDecay } from '../maintenance/decay.ts';
-import type { MemoryStore } from '../memory/store-port.ts';
+import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses } from './schemas.ts';
 
 const DecayBody = z
@@ -17,11 +16,7 @@ const DecayBody = z
  * Admin-only maintenance the worker's scheduled jobs trigger: the worker never
  * touches the store itself (DESIGN §1), it asks memory-api to run the pass.
  */
-export function maintenanceRoutes(
-  store: MemoryStore,
-  tenants: () => string[],
-  decay: DecaySettings,
-): FastifyPluginAsyncZod {
+export function maintenanceRoutes(memory: MemoryService, tenants: () => string[]): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/admin/maintenance/decay',
@@ -36,7 +31,7 @@ export function maintenanceRoutes(
       },
       async (request) => {
         const now = request.body.now ? Date.parse(request.body.now) : Date.now();
-        return runDecay(store, tenants(), decay, now);
+        return memory.decay(tenants(), now);
       },
     );
   };

@@ -11,7 +11,6 @@ import {
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deleteMemory, getMemory, listMemories, memoryHistory, patchMemory, restoreMemory } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 import { type Idempotency, idempotent, writeStatusCode } from './write-reply.ts';
@@ -68,7 +67,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
         },
       },
       async (request) => {
-        const page = await listMemories(memory.manage, request.tenant, request.query);
+        const page = await memory.list(request.tenant, request.query);
         return { items: page.items, next_cursor: page.nextCursor };
       },
     );
@@ -76,7 +75,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
     app.get(
       '/v1/memories/:id',
       { schema: { tags: ['memories'], params: IdParams, response: { 200: MemoryRecord, ...ErrorResponses } } },
-      async (request) => getMemory(memory.manage, request.tenant, request.params.id),
+      async (request) => memory.get(request.tenant, request.params.id),
     );
 
     app.patch(
@@ -90,7 +89,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
           response: { 200: MemoryRecord, ...ErrorResponses },
         },
       },
-      async (request) => patchMemory(memory.manage, request.tenant, request.params.id, request.body),
+      async (request) => memory.patch(request.tenant, request.params.id, request.body),
     );
 
     app.delete(
@@ -105,7 +104,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
         },
       },
       async (request) => {
-        await deleteMemory(memory.manage, request.tenant, request.params.id);
+        await memory.delete(request.tenant, request.params.id);
         return { id: request.params.id, deleted: true as const };
       },
     );
@@ -121,7 +120,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
           response: { 200: HistoryView, ...ErrorResponses },
         },
       },
-      async (request) => memoryHistory(memory.manage, request.tenant, request.params.id, request.query),
+      async (request) => memory.history(request.tenant, request.params.id, request.query),
     );
 
     app.post(
@@ -134,7 +133,7 @@ export function memoryRoutes(memory: MemoryService, idempotency: Idempotency): F
           response: { 200: MemoryRecord, ...ErrorResponses },
         },
       },
-      async (request) => restoreMemory(memory.manage, request.tenant, request.params.id),
+      async (request) => memory.restore(request.tenant, request.params.id),
     );
   };
 }

@@ -2,7 +2,7 @@ import { ConflictError } from '@hindsight/errors';
 import { Identifier, MemoryRecord, Source } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getMemory, type ManageDeps, restoreMemory } from '../memory/manage.ts';
+import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 
 const Tenant = z.string().trim().min(1).max(128);
@@ -38,7 +38,7 @@ const QuarantineList = z.object({ items: z.array(QuarantinedMemory), next_cursor
  * A quarantined memory that is poison is forgotten with `DELETE /v1/memories/:id`
  * (admin key, `X-Tenant-Id`).
  */
-export function quarantineRoutes(manage: ManageDeps): FastifyPluginAsyncZod {
+export function quarantineRoutes(memory: MemoryService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/admin/quarantine',
@@ -53,11 +53,12 @@ export function quarantineRoutes(manage: ManageDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tenant, user_id, limit, cursor } = request.query;
-        const page = await manage.store.list(
-          { tenant, statuses: ['quarantined'], ...(user_id ? { userId: user_id } : {}) },
+        const page = await memory.list(tenant, {
+          status: 'quarantined',
           limit,
-          cursor,
-        );
+          ...(user_id ? { user_id } : {}),
+          ...(cursor ? { cursor } : {}),
+        });
         return {
           items: page.items.map((record) => ({
             id: record.id,
@@ -90,11 +91,11 @@ export function quarantineRoutes(manage: ManageDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tenant } = request.query;
-        const current = await getMemory(manage, tenant, request.params.id);
+        const current = await memory.get(tenant, request.params.id);
         if (current.status !== 'quarantined') {
           throw new ConflictError(`memory ${current.id} is ${current.status}, not quarantined`);
         }
-        return restoreMemory(manage, tenant, current.id);
+        return memory.restore(tenant, current.id);
       },
     );
   };

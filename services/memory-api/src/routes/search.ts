@@ -1,6 +1,5 @@
 import { ForgetRequest, ForgetResponse, SearchRequest, SearchResponse } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { forgetMemories } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { ErrorResponses } from './schemas.ts';
 
@@ -29,7 +28,7 @@ export function searchRoutes(memory: MemoryService): FastifyPluginAsyncZod {
           response: { 200: ForgetResponse, ...ErrorResponses },
         },
       },
-      async (request) => forgetMemories(memory.manage, request.tenant, request.body),
+      async (request) => memory.forget(request.tenant, request.body),
     );
   };
 }

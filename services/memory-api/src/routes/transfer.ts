@@ -3,9 +3,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '@hindsight/errors';
 import { ImportSummary, ListQuery } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listFilter } from '../memory/manage.ts';
 import type { MemoryService } from '../memory/service.ts';
-import { exportMemories, importMemories, type NumberedLine } from '../memory/transfer.ts';
+import type { NumberedLine } from '../memory/transfer.ts';
 import { ErrorResponses } from './schemas.ts';
 
 export const NDJSON_TYPES = ['application/x-ndjson', 'application/jsonl'] as const;
@@ -42,8 +41,7 @@ export function transferRoutes(memory: MemoryService, hooks: TransferHooks): Fas
         },
       },
       async (request, reply) => {
-        const filter = listFilter(request.tenant, { ...request.query, limit: 1 });
-        const records = exportMemories(memory.store, filter);
+        const records = memory.export(request.tenant, request.query);
         const body = Readable.from(toNdjson(records));
         body.on('error', (error) => request.log.error({ err: error }, 'export stream failed'));
         reply.type('application/x-ndjson; charset=utf-8');
@@ -77,18 +75,10 @@ export function transferRoutes(memory: MemoryService, hooks: TransferHooks): Fas
           return importTooLarge(hooks.maxImportBytes);
         };
         if (Number(request.headers['content-length'] ?? 0) > hooks.maxImportBytes) throw tooLarge();
-        return importMemories(
-          {
-            store: memory.store,
-            embedder: memory.embedder,
-            guard: memory.manage.guard,
-            confidence: memory.confidence,
-            trusted: request.trusted,
-            ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}),
-          },
-          request.tenant,
-          ndjsonLines(body, hooks.maxImportBytes, tooLarge),
-        );
+        return memory.import(request.tenant, ndjsonLines(body, hooks.maxImportBytes, tooLarge), {
+          trusted: request.trusted,
+          ...(hooks.onImported ? { onCommitted: hooks.onImported } : {}),
+        });
       },
     );
   };

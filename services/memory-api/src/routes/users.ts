@@ -9,13 +9,10 @@ import {
   UserSummary,
 } from '@hindsight/memory-model';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { MemoryService } from '../memory/service.ts';
-import { listTenantUsers, listUserSessions } from '../users/directory.ts';
-import { type EraseDeps, eraseUser } from '../users/erase.ts';
-import { saveUserSummary, userSummary } from '../users/profile.ts';
+import type { UserService } from '../users/service.ts';
 import { ErrorResponses, IdParams } from './schemas.ts';
 
-export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPluginAsyncZod {
+export function userRoutes(users: UserService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/v1/users',
@@ -29,7 +26,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: UserList, ...ErrorResponses },
         },
       },
-      async (request) => listTenantUsers(erase, request.tenant, request.query),
+      async (request) => users.list(request.tenant, request.query),
     );
 
     app.get(
@@ -42,7 +39,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: UserSessions, ...ErrorResponses },
         },
       },
-      async (request) => listUserSessions(erase, request.tenant, request.params.id),
+      async (request) => users.sessions(request.tenant, request.params.id),
     );
 
     app.get(
@@ -55,7 +52,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: UserSummary, ...ErrorResponses },
         },
       },
-      async (request) => userSummary(memory.store, request.tenant, request.params.id),
+      async (request) => users.summary(request.tenant, request.params.id),
     );
 
     app.put(
@@ -70,7 +67,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
         },
       },
       async (request) =>
-        saveUserSummary(memory.manage, request.tenant, request.params.id, request.body, { trusted: request.trusted }),
+        users.saveSummary(request.tenant, request.params.id, request.body, { trusted: request.trusted }),
     );
 
     app.delete(
@@ -85,7 +82,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: EraseUserResponse, ...ErrorResponses },
         },
       },
-      async (request) => eraseUser(erase, request.tenant, request.params.id),
+      async (request) => users.erase(request.tenant, request.params.id),
     );
 
     app.get(
@@ -98,11 +95,7 @@ export function userRoutes(memory: MemoryService, erase: EraseDeps): FastifyPlug
           response: { 200: ErasureList, ...ErrorResponses },
         },
       },
-      async (request) => {
-        const { user_id, limit, cursor } = request.query;
-        const page = await erase.store.listErasures(request.tenant, user_id ? { userId: user_id } : {}, limit, cursor);
-        return { items: page.items, next_cursor: page.nextCursor };
-      },
+      async (request) => users.erasures(request.tenant, request.query),
     );
   };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Embedder } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
-import { beginErasure, type ErasureReceipt, type MemoryRecord, searchableText } from '@hindsight/memory-model';
+import { beginErasure, type ErasureReceipt } from '@hindsight/memory-model';
+import { forgetUserMemories } from '../memory/forget.ts';
 import type { MemoryStore } from '../memory/store-port.ts';
 import type { ConsolidationQueue, ErasedSession, WorkingMemoryStore } from '../working/port.ts';
 
@@ -28,11 +29,8 @@ export interface EraseDeps {
   log: Logger;
 }
 
-const PAGE = 500;
 /** Texts per forget call: within the embedder service's EMBED_MAX_TEXTS default. */
 const FORGET_CHUNK = 128;
-/** Rounds of deleting the user's rows until none is left (a write accepted just before the erase may land late). */
-const MAX_ROUNDS = 20;
 
 /**
  * Erases everything one user left in a tenant (DESIGN §8, §9) and answers with the receipt,
@@ -65,7 +63,7 @@ export async function eraseUser(deps: EraseDeps, tenant: string, userId: string)
   const sessions = await deps.working.deleteUser(tenant, userId);
   receipt.sessions = sessions.length;
   receipt.turns = sessions.reduce((sum, s) => sum + s.turns.length, 0);
-  const erased = await deleteMemories(deps.store, tenant, userId);
+  const erased = await forgetUserMemories(deps.store, tenant, userId);
   receipt.memories = erased.ids.length;
   receipt.memories_by_layer = erased.byLayer;
   receipt.jobs = jobIds.size;
@@ -104,34 +102,6 @@ async function waitForJobs(deps: EraseDeps, tenant: string, userId: string): Pro
     if (running.length === 0 || Date.now() >= deadline) return [...seen];
     await sleep(Math.min(deps.settings.pollMs ?? 100, Math.max(0, deadline - Date.now())));
   }
-}
-
-interface ErasedMemories {
-  ids: string[];
-  byLayer: Record<string, number>;
-  /** What was embedded for each: its cached vector is dropped next. */
-  texts: string[];
-}
-
-/** Deletes every memory of the user, whatever its layer or status, until none is left. */
-async function deleteMemories(store: MemoryStore, tenant: string, userId: string): Promise<ErasedMemories> {
-  const erased: ErasedMemories = { ids: [], byLayer: {}, texts: [] };
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const page = await store.list({ tenant, userId }, PAGE);
-    if (page.items.length === 0) return erased;
-    await store.deleteMany(
-      tenant,
-      page.items.map((record) => record.id),
-    );
-    for (const record of page.items) note(erased, record);
-  }
-  throw new Error(`the memories of user ${userId} kept coming back after ${MAX_ROUNDS} rounds of deletion`);
-}
-
-function note(erased: ErasedMemories, record: MemoryRecord): void {
-  erased.ids.push(record.id);
-  erased.byLayer[record.layer] = (erased.byLayer[record.layer] ?? 0) + 1;
-  erased.texts.push(searchableText(record));
 }
 
 /** Drops the cached vectors of every erased text; an unreachable cache leaves the erase incomplete, not failed. */

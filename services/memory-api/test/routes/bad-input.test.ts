@@ -18,7 +18,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const count = async () => t.deps.memory.store.count({ tenant: 'acme' });
+const count = async () => t.deps.store.count({ tenant: 'acme' });
 
 const cases: Array<{ name: string; url: string; payload: unknown; status: number; raw?: boolean }> = [
   { name: 'malformed JSON', url: '/store', payload: '{"content": "x",', status: 400, raw: true },
@@ -106,6 +106,11 @@ const cases: Array<{ name: string; url: string; payload: unknown; status: number
   { name: 'a missing query', url: '/retrieve', payload: { top_k: 3 }, status: 422 },
   { name: 'top_k of 10,000', url: '/retrieve', payload: { query: 'x', top_k: 10_000 }, status: 422 },
   { name: 'forget without any filter', url: '/v1/forget', payload: { dry_run: false }, status: 422 },
+  // An empty list is not "no filter": read as one, it would forget the whole tenant.
+  { name: 'forget by an empty tag list', url: '/v1/forget', payload: { tags: [] }, status: 422 },
+  { name: 'forget by an empty type list', url: '/v1/forget', payload: { memory_types: [] }, status: 422 },
+  { name: 'forget by empty categories', url: '/v1/forget', payload: { categories: [] }, status: 422 },
+  { name: 'forget by an empty status list', url: '/v1/forget', payload: { status: [] }, status: 422 },
 ];
 
 describe('bad input gets a clear 4xx and changes nothing', () => {
@@ -125,6 +130,15 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
       expect(await count()).toBe(before);
     });
   }
+
+  it('names the empty filter list a forget was refused for', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/v1/forget', headers, payload: { tags: [] } });
+    expect(response.json().error.message).toMatch(/^body\.tags: name at least one, or leave the field out/);
+    const noFilter = await t.app.inject({ method: 'POST', url: '/v1/forget', headers, payload: { dry_run: true } });
+    expect(noFilter.json().error.message).toMatch(
+      /forget needs memory_id, user_id, .* or before; it never forgets everything/,
+    );
+  });
 
   it('names the offending item of a batch', async () => {
     const response = await t.app.inject({

@@ -61,8 +61,8 @@ describe('GET /v1/memories/:id/history', () => {
       record.history = [{ at: record.created_at, action: 'created', content: record.content }];
       if (newer) Object.assign(record, { status: 'superseded', superseded_by: newer.id });
     });
-    await s.t.deps.memory.store.commit({
-      inserts: chain.map((record, i) => ({ record, vector: axisVector(i % 8, s.t.deps.memory.embedder.dimension) })),
+    await s.t.deps.store.commit({
+      inserts: chain.map((record, i) => ({ record, vector: axisVector(i % 8, s.t.deps.embedder.dimension) })),
       updates: [],
     });
     const head = chain[800] as MemoryRecord;

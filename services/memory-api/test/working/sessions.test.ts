@@ -396,4 +396,43 @@ describe('service access and maintenance', () => {
       await own.close();
     }
   });
+
+  it('hands what a memory deleted after its retention had superseded on as archived, never superseded by a missing id', async () => {
+    const own = await startTestApp(TENANT_KEYS);
+    const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
+      callOn(own, method, url, payload, headers);
+    try {
+      const berlin = await call('POST', '/store', {
+        content: 'Hana lives in Berlin',
+        memory_type: 'fact',
+        user_id: 'hana',
+      });
+      const madrid = await call('POST', '/store', {
+        content: 'Hana lives in Madrid',
+        memory_type: 'fact',
+        user_id: 'hana',
+      });
+      expect(madrid.body).toMatchObject({ status: 'superseded', superseded_ids: [berlin.body.id] });
+      const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+      // fact λ=0.05: exp(−2.5) ≈ 0.08 < 0.1 → Madrid archived at day 50, deleted once 90 days have passed since.
+      await call('POST', '/admin/maintenance/decay', { now: later(50) }, admin);
+      expect((await call('GET', `/v1/memories/${madrid.body.id}`)).body.status).toBe('archived');
+      const pass = await call('POST', '/admin/maintenance/decay', { now: later(150) }, admin);
+      expect(pass.body.deleted).toBe(1);
+      expect((await call('GET', `/v1/memories/${madrid.body.id}`)).status).toBe(404);
+      const older = (await call('GET', `/v1/memories/${berlin.body.id}`)).body;
+      expect(older).toMatchObject({ status: 'archived', superseded_by: null });
+      expect(older.history.at(-1).note).toMatch(
+        new RegExp(`superseded it \\(${madrid.body.id}\\) was deleted after its retention`),
+      );
+      // Out of search like any archived memory: a contradicted fact does not come back because its successor faded.
+      const search = await call('POST', '/retrieve', { query: 'where does Hana live', user_id: 'hana', min_score: 0 });
+      expect(search.body.results.map((r: { id: string }) => r.id)).not.toContain(berlin.body.id);
+      // It fades after it: gone once its own retention has passed.
+      expect((await call('POST', '/admin/maintenance/decay', { now: later(250) }, admin)).body.deleted).toBe(1);
+      expect((await call('GET', `/v1/memories/${berlin.body.id}`)).status).toBe(404);
+    } finally {
+      await own.close();
+    }
+  });
 });

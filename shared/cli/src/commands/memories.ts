@@ -1,4 +1,10 @@
-import type { MemoryInput, MemoryRecord, SearchResponse, WriteResult } from '@hindsight/memory-model';
+import {
+  forgetFilterMissing,
+  type MemoryInput,
+  type MemoryRecord,
+  type SearchResponse,
+  type WriteResult,
+} from '@hindsight/memory-model';
 import { type CommandContext, EXIT, parseInteger, UsageError } from '../context.ts';
 import { FILTER_OPTIONS, type FilterValues, filterQuery } from './filters.ts';
 
@@ -127,11 +133,8 @@ export async function forgetCommand(
   if (values.tag?.length) request.tags = values.tag;
   if (values.type?.length) request.memory_types = values.type;
   if (values.before) request.before = values.before;
-  if (Object.keys(request).length === 0) {
-    throw new UsageError(
-      'forget needs a filter (--id, --user, --session, --tag, --type, --before); it never forgets everything',
-    );
-  }
+  const missing = forgetFilterMissing(request);
+  if (missing) throw new UsageError(`${missing} (--id, --user, --session, --tag, --type, --before)`);
   request.dry_run = values['dry-run'] === true;
   const answer = await ctx.client().forget(request);
   if (ctx.json) ctx.outJson(answer);

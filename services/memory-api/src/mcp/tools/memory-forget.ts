@@ -1,8 +1,8 @@
-import { ForgetRequest, Identifier, MemoryFilter } from '@hindsight/memory-model';
+import { ForgetRequest, forgetFilterMissing, Identifier, MemoryFilter } from '@hindsight/memory-model';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { ForgetOutcome } from '../../memory/forget.ts';
 import { DEFAULT_USER } from '../../memory/write.ts';
-import { ForgetOutcome } from '../access.ts';
 import { runTool } from '../tool-result.ts';
 import { ownerOf, type ToolContext, USER_ID_DESCRIPTION } from './context.ts';
 
@@ -19,11 +19,11 @@ export const MemoryForgetArgs = MemoryFilter.pick({ session_id: true, tags: true
     user_id: fields.user_id.describe(USER_ID_DESCRIPTION),
     dry_run: z.boolean().default(false).describe('Only count what would be forgotten.'),
   })
-  .refine(
-    (a) =>
-      a.memory_id !== undefined || a.session_id !== undefined || (a.tags?.length ?? 0) > 0 || a.before !== undefined,
-    'memory_forget needs memory_id, session_id, tags or before; it never forgets everything at once',
-  );
+  .superRefine((args, ctx) => {
+    // The owner is always applied (one user's memories), so it is not a choice of what to forget.
+    const missing = forgetFilterMissing(args, ['memory_id', 'session_id', 'tags', 'before'], 'memory_forget');
+    if (missing) ctx.addIssue({ code: 'custom', message: missing });
+  });
 
 export function registerMemoryForget(server: McpServer, ctx: ToolContext): void {
   server.registerTool(

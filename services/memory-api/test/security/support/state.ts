@@ -30,7 +30,7 @@ export async function stateOf(
   for (const tenant of tenants) {
     let cursor: string | undefined;
     do {
-      const page = await deps.memory.store.list({ tenant }, 1000, cursor);
+      const page = await deps.store.list({ tenant }, 1000, cursor);
       for (const record of page.items)
         rows.set(`${tenant}/${record.id}`, JSON.stringify(withoutReadStatistics(record)));
       cursor = page.nextCursor ?? undefined;
@@ -87,9 +87,9 @@ export async function purgeTenant(deps: Dependencies, tenant: string, redisPrefi
   const jobs = await queue.getJobs([...JOB_STATES], 0, 10_000);
   for (const job of jobs) if ((job.data as { tenant?: unknown } | undefined)?.tenant === tenant) await job.remove();
   for (;;) {
-    const ids = await deps.memory.store.listIds({ tenant }, 1000);
+    const ids = await deps.store.listIds({ tenant }, 1000);
     if (ids.length === 0) break;
-    await deps.memory.store.deleteMany(tenant, ids);
+    await deps.store.deleteMany(tenant, ids);
   }
   const owner = encodeURIComponent(tenant);
   for (const pattern of [`${redisPrefix}:wm:{${owner}/*`, `${redisPrefix}:wm:user:${owner}/*`]) {
