@@ -49,13 +49,40 @@ export function rankKeywordMatches(
   k: number,
   ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
 ): Candidate[] {
+  const wanted = new Set(queryTerms);
+  return rankCountedKeywordMatches(
+    queryTerms,
+    matches.map(({ id, terms }) => countTerms(id, terms, wanted, ranking.contextWeight)),
+    statistics,
+    k,
+    ranking,
+  );
+}
+
+/**
+ * A keyword match counted: how often each query term occurs in it (a context occurrence counting
+ * the context weight) and its length weighted the same way.
+ */
+export interface CountedKeywordMatch {
+  id: string;
+  frequencies: ReadonlyMap<string, number>;
+  length: number;
+}
+
+/** `rankKeywordMatches` for matches a store has counted itself (e.g. from its own token form). */
+export function rankCountedKeywordMatches(
+  queryTerms: readonly string[],
+  matches: readonly CountedKeywordMatch[],
+  statistics: OwnerStatistics,
+  k: number,
+  ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
+): Candidate[] {
   if (matches.length === 0) return [];
   const weights = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
   const queryWeight = [...weights.values()].reduce((sum, w) => sum + w, 0);
   if (queryWeight <= 0) return [];
-  const fields = matches.map(({ id, terms }) => weighFields(id, terms, weights, ranking.contextWeight));
-  const averageLength = fields.reduce((sum, f) => sum + f.length, 0) / fields.length;
-  return fields
+  const averageLength = matches.reduce((sum, f) => sum + f.length, 0) / matches.length;
+  return matches
     .map(({ id, frequencies, length }) => ({
       id,
       score: bm25Score(weights, frequencies, length, averageLength, ranking) / queryWeight,
@@ -65,12 +92,12 @@ export function rankKeywordMatches(
     .slice(0, k);
 }
 
-function weighFields(
+function countTerms(
   id: string,
   terms: readonly string[],
-  weights: ReadonlyMap<string, number>,
+  queryTerms: ReadonlySet<string>,
   contextWeight: number,
-): { id: string; frequencies: Map<string, number>; length: number } {
+): CountedKeywordMatch {
   const frequencies = new Map<string, number>();
   let length = 0;
   for (const term of terms) {
@@ -78,7 +105,7 @@ function weighFields(
     const weight = context ? contextWeight : 1;
     length += weight;
     const plain = context ? term.slice(CONTEXT_MARK.length) : term;
-    if (weights.has(plain)) frequencies.set(plain, (frequencies.get(plain) ?? 0) + weight);
+    if (queryTerms.has(plain)) frequencies.set(plain, (frequencies.get(plain) ?? 0) + weight);
   }
   return { id, frequencies, length };
 }

@@ -27,12 +27,12 @@ import {
   type WriteBatch,
 } from '../../../memory/store-port.ts';
 import {
-  CONTEXT_MARK,
+  type CountedKeywordMatch,
   contextTermPrefix,
   DEFAULT_KEYWORD_RANKING,
   type KeywordRanking,
   ownerTermPrefix,
-  rankKeywordMatches,
+  rankCountedKeywordMatches,
 } from '../keywords.ts';
 import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequence-page.ts';
@@ -514,10 +514,25 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (unique.length === 0) return [];
     const prefix = ownerTermPrefix(scope.tenant, scope.userId);
     const context = contextTermPrefix(scope.tenant, scope.userId);
-    const scoped = unique.map((t) => prefix + t);
-    const match = [...scoped, ...unique.map((t) => context + t)]
-      .map((t) => `"${t.replaceAll('"', '""')}"`)
-      .join(' OR ');
+    // Each query term as the owner's own token and as a neighbouring turn's (context) token.
+    const tokens = new Map<string, { term: string; context: boolean }>();
+    for (const term of unique) {
+      tokens.set(prefix + term, { term, context: false });
+      tokens.set(context + term, { term, context: true });
+    }
+    // One vocabulary read: which tokens the index holds at all, and in how many of the owner's own
+    // memories. Only those go into the match: a token without postings matches no row and adds
+    // nothing to any row's bm25, but FTS5 would still look it up.
+    const indexed = this.sql(`SELECT term, doc FROM memory_keywords_vocab WHERE term ${IN_JSON_LIST} AND doc > 0`).all(
+      JSON.stringify([...tokens.keys()]),
+    ) as Array<{ term: string; doc: number }>;
+    if (indexed.length === 0) return [];
+    const frequency = new Map<string, number>();
+    for (const { term, doc } of indexed) {
+      const token = tokens.get(term);
+      if (token && !token.context) frequency.set(token.term, doc);
+    }
+    const match = indexed.map(({ term }) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
     const rows = this.filteredKeywordMatches(scope, match, Math.max(k * RESCORE_FACTOR, MIN_RESCORED));
     if (rows.length === 0) return [];
 
@@ -525,19 +540,10 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       scope.tenant,
       scope.userId,
     ) as { n: number };
-    const frequency = new Map(
-      (
-        this.sql(`SELECT term, doc FROM memory_keywords_vocab WHERE term IN (${scoped.map(() => '?').join(', ')})`).all(
-          ...scoped,
-        ) as Array<{ term: string; doc: number }>
-      ).map((r) => [r.term.slice(prefix.length), r.doc]),
-    );
-    // Tokens back to terms: own ones plain, the neighbours' marked as context.
-    const unscope = (token: string) =>
-      token.startsWith(context) ? CONTEXT_MARK + token.slice(context.length) : token.slice(prefix.length);
-    return rankKeywordMatches(
+    const { contextWeight } = this.keywordRanking;
+    return rankCountedKeywordMatches(
       unique,
-      rows.map((row) => ({ id: row.id, terms: row.terms.split(' ').map(unscope) })),
+      rows.map((row) => countScopedTerms(row.id, row.terms, tokens, context, contextWeight)),
       { documents, documentFrequency: (term) => frequency.get(term) ?? 0 },
       k,
       this.keywordRanking,
@@ -547,8 +553,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   /**
    * The best keyword matches that pass every filter, with their indexed terms. The match runs on
    * the keyword index alone (the scoped tokens already confine it to one user) and carries only
-   * rowids through the sort; filters and terms are read for the few best afterwards, widening the
-   * window until enough survive. (Reading rows or terms inside the match costs them for every match.)
+   * rowids through the sort; filters and terms are read together for that window afterwards,
+   * widening it until enough survive. (Reading rows or terms inside the match costs them for
+   * every match.)
    */
   private filteredKeywordMatches(
     scope: SearchScope,
@@ -559,31 +566,25 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const matches = this.sql(
       'SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY bm25(memory_keywords) LIMIT ?',
     );
+    const allowedWithTerms = this.sql(
+      `SELECT m.rowid, m.id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid
+       WHERE ${where} AND m.rowid ${IN_JSON_LIST}`,
+    );
     let fetch = wanted;
     for (;;) {
       const found = (matches.all(match, fetch) as Array<{ rowid: number }>).map((f) => f.rowid);
       if (found.length === 0) return [];
       const allowed = new Map(
         (
-          this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid ${IN_JSON_LIST}`).all(
-            ...params,
-            JSON.stringify(found),
-          ) as Array<{ rowid: number; id: string }>
-        ).map((a) => [a.rowid, a.id]),
+          allowedWithTerms.all(...params, JSON.stringify(found)) as Array<{ rowid: number; id: string; terms: string }>
+        ).map((a) => [a.rowid, a]),
       );
-      const kept = found.filter((rowid) => allowed.has(rowid));
-      if (kept.length >= wanted || found.length < fetch || fetch >= MAX_KEYWORD_WINDOW) {
-        const best = kept.slice(0, wanted);
-        if (best.length === 0) return [];
-        const terms = new Map(
-          (
-            this.sql(`SELECT rowid, terms FROM memory_keywords WHERE rowid IN (${best.map(() => '?').join(', ')})`).all(
-              ...best,
-            ) as Array<{ rowid: number; terms: string }>
-          ).map((t) => [t.rowid, t.terms]),
-        );
-        return best.map((rowid) => ({ id: allowed.get(rowid) as string, terms: terms.get(rowid) ?? '' }));
+      const kept: Array<{ id: string; terms: string }> = [];
+      for (const rowid of found) {
+        const row = allowed.get(rowid);
+        if (row) kept.push(row);
       }
+      if (kept.length >= wanted || found.length < fetch || fetch >= MAX_KEYWORD_WINDOW) return kept.slice(0, wanted);
       fetch = Math.min(MAX_KEYWORD_WINDOW, fetch * 4);
     }
   }
@@ -854,6 +855,29 @@ function unfinishedReindex(meta: ReadonlyMap<string, string>): UnfinishedReindex
     table: vectorTableName(meta.get('reindex_table') ?? ''),
     after: Number(meta.get('reindex_after') ?? 0),
   };
+}
+
+/**
+ * A match's query terms counted straight from its scoped tokens (`keywordTokens` terms behind the
+ * owner's or the context prefix), as `rankKeywordMatches` counts the unscoped terms: context
+ * tokens weigh `contextWeight` in the frequencies and in the length.
+ */
+function countScopedTerms(
+  id: string,
+  indexed: string,
+  queryTokens: ReadonlyMap<string, { term: string; context: boolean }>,
+  contextPrefix: string,
+  contextWeight: number,
+): CountedKeywordMatch {
+  const frequencies = new Map<string, number>();
+  let length = 0;
+  for (const token of indexed.split(' ')) {
+    const weight = token.startsWith(contextPrefix) ? contextWeight : 1;
+    length += weight;
+    const query = queryTokens.get(token);
+    if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + weight);
+  }
+  return { id, frequencies, length };
 }
 
 function turnPosition(record: MemoryRecord, sessionId: string, rowid: number): TurnPosition {
