@@ -175,10 +175,13 @@ describe('sqlite write-ahead log', () => {
     try {
       const store = new SqliteMemoryStore(path);
       await store.open({ model: 'test-512', dimension: 512 });
-      // 300 owners with one memory each: every owner's vector partition takes a chunk of its own,
-      // tens of megabytes written in one transaction.
-      const inserts = Array.from({ length: 300 }, (_, i) => ({
-        record: makeRecord({ content: `owner ${i} keeps a note`, user_id: `owner-${i}`, embedding_model: 'test-512' }),
+      // 9,000 memories of 300 owners in one transaction: tens of megabytes through the WAL.
+      const inserts = Array.from({ length: 9000 }, (_, i) => ({
+        record: makeRecord({
+          content: `owner ${i % 300} keeps note ${i}`,
+          user_id: `owner-${i % 300}`,
+          embedding_model: 'test-512',
+        }),
         vector: axisVector(i, 512),
       }));
       await store.commit({ inserts, updates: [] });
@@ -186,7 +189,7 @@ describe('sqlite write-ahead log', () => {
       const { size: walBytes } = await stat(`${path}-wal`);
       expect(databaseBytes).toBeGreaterThan(16 * 1024 * 1024);
       expect(walBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
-      expect(await store.count({ tenant: 't1' })).toBe(300);
+      expect(await store.count({ tenant: 't1' })).toBe(9000);
       await store.close();
 
       const reopened = new SqliteMemoryStore(path);

@@ -1,11 +1,17 @@
 import type { Database } from 'better-sqlite3';
+import { SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each.
  * Never edit a released migration: add the next one.
  * The vector table's dimension is fixed when the store is created (see store.ts).
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dimension: number) => void }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  up: (db: Database, dimension: number) => void;
+  /** The migration frees much of the file: the store rewrites it without the free pages afterwards (VACUUM). */
+  compact?: boolean;
+}> = [
   {
     version: 1,
     up: (db, dimension) => {
@@ -112,18 +118,73 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; up: (db: Database, dim
       );
     },
   },
+  {
+    // Vectors move out of vec0, whose partition per owner allocated a whole chunk each (~265 KB
+    // for an owner of one memory: 2,000 owners of one memory took 530 MB), into plain tables that
+    // grow with the memories alone (vectors.ts): exact vectors by rowid and a binary code of each,
+    // clustered by owner, for k-NN candidates. A re-index in progress moves with the store.
+    version: 6,
+    compact: true,
+    up: (db, dimension) => {
+      const meta = db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck();
+      const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+      const serving = (meta.get('vector_table') as string | undefined) ?? 'memory_embeddings';
+      setMeta.run('vector_table', moveVectorsOutOfVec0(db, serving, dimension));
+      const reindexing = meta.get('reindex_table') as string | undefined;
+      if (reindexing !== undefined) {
+        setMeta.run('reindex_table', moveVectorsOutOfVec0(db, reindexing, Number(meta.get('reindex_dimension'))));
+      }
+    },
+  },
 ];
+
+/** vec0 tables of schema 2–5: memory_embeddings, then memory_embeddings_g2, _g3 … after re-indexes. */
+const VEC0_TABLE = /^memory_embeddings(_g\d+)?$/;
+const PLAIN_TABLE = /^memory_vectors(_g\d+)?$/;
+const MOVE_BATCH = 1000;
+
+/**
+ * Copies every vector of a vec0 table of schema 2–5 into the plain tables of the same generation
+ * (memory_embeddings_g3 → memory_vectors_g3) and drops the vec0 table; answers the new name.
+ */
+function moveVectorsOutOfVec0(db: Database, vec0Table: string, dimension: number): string {
+  // Already in plain tables (a file whose schema version was set back by hand): nothing to move.
+  if (PLAIN_TABLE.test(vec0Table)) return vec0Table;
+  const generation = VEC0_TABLE.exec(vec0Table);
+  if (!generation) throw new Error(`store_meta names an unknown vector table "${vec0Table}"`);
+  const table = `memory_vectors${generation[1] ?? ''}`;
+  db.exec(vectorTablesDefinition(table));
+  const statements = new Map<string, ReturnType<Database['prepare']>>();
+  const vectors = new SqliteVectors(
+    (source) => {
+      let statement = statements.get(source);
+      if (!statement) {
+        statement = db.prepare(source);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    table,
+    dimension,
+  );
+  const owners = db.prepare('SELECT rowid, tenant, user_id FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?');
+  // A point lookup per rowid: vec0 answers those from its rowid index.
+  const embedding = db.prepare(`SELECT embedding FROM ${vec0Table} WHERE rowid = ?`).pluck();
+  for (let after = 0; ; ) {
+    const rows = owners.all(after, MOVE_BATCH) as Array<{ rowid: number; tenant: string; user_id: string }>;
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const bytes = embedding.get(BigInt(row.rowid)) as Buffer | undefined;
+      // A re-index target holds vectors only up to its checkpoint.
+      if (bytes === undefined) continue;
+      const vector = new Float32Array(new Uint8Array(bytes).buffer);
+      vectors.add(BigInt(row.rowid), vectorScope(row.tenant, row.user_id), vector);
+    }
+    after = (rows[rows.length - 1] as { rowid: number }).rowid;
+  }
+  db.exec(`DROP TABLE ${vec0Table}`);
+  return table;
+}
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
-/**
- * The vec0 table of today's layout (what migration 2 creates), for a re-index building the target
- * space's table beside the one the store serves. Which one it serves is in store_meta (`vector_table`).
- */
-export function vectorTableDefinition(name: string, dimension: number): string {
-  return `CREATE VIRTUAL TABLE ${name} USING vec0(
-    scope TEXT PARTITION KEY,
-    embedding float[${dimension}] distance_metric=cosine,
-    chunk_size=128
-  )`;
-}

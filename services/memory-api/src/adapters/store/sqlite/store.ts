@@ -38,9 +38,10 @@ import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from 
 import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequence-page.ts';
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
-import { LATEST_VERSION, MIGRATIONS, vectorTableDefinition } from './migrations.ts';
+import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
+import { dropVectorTables, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 import { GroupSync, walFlusher } from './wal-sync.ts';
 
 /** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
@@ -62,7 +63,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const BULK_WRITE_ROWS = 100;
 const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** sqlite-vec refuses larger k in one k-NN query. */
+/** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
 const MAX_QUERY_TERMS = 48;
 
@@ -74,8 +75,8 @@ const MAX_QUERY_TERMS = 48;
 const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
 
 /**
- * The embedded long-term store: one SQLite file holding rows, a sqlite-vec index
- * partitioned per (tenant, user) for k-NN, and an FTS5 index over
+ * The embedded long-term store: one SQLite file holding rows, vectors with a binary code per
+ * memory clustered by (tenant, user) for k-NN (vectors.ts), and an FTS5 index over
  * `keywordTokens` terms for BM25. Every write is one transaction.
  */
 export interface SqliteStoreOptions {
@@ -93,8 +94,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private db: Database | undefined;
   private readonly statements = new Map<string, Statement>();
   private space: EmbeddingSpace | undefined;
-  /** The vec0 table of the space the store serves (named in store_meta once a re-index switched it). */
+  /** The vector tables of the space the store serves (named in store_meta, switched by a re-index). */
   private vectorTable = DEFAULT_VECTOR_TABLE;
+  private servedVectors: SqliteVectors | undefined;
   /** The re-index this store is running (`beginReindex` … `finishReindex`). */
   private reindexing: UnfinishedReindex | undefined;
   private readonly keywordRanking: KeywordRanking;
@@ -124,9 +126,10 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       const meta = readMeta(db);
       const builtWith = recordedSpace(meta, 'embedding');
       const where = `the store at ${this.path}`;
-      const unfinished = unfinishedReindex(meta);
+      // Only its target is read here: its tables may still be of an older schema.
+      const unfinished = recordedSpace(meta, 'reindex');
       if (builtWith && unfinished) {
-        throw new EmbeddingMismatchError(unfinishedReindexInstruction(builtWith, unfinished.target, space, where));
+        throw new EmbeddingMismatchError(unfinishedReindexInstruction(builtWith, unfinished, space, where));
       }
       if (builtWith && !sameSpace(builtWith, space)) {
         throw new EmbeddingMismatchError(reindexInstruction(builtWith, space, where));
@@ -157,8 +160,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         throw new EmbeddingMismatchError(reindexInstruction(builtWith, space, `the store at ${this.path}`));
       }
       this.db = db;
-      this.space = space;
-      this.vectorTable = vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE);
+      this.serveVectors(vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE), space);
     } catch (error) {
       db.close();
       throw error;
@@ -172,12 +174,20 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private initialise(db: Database, space: EmbeddingSpace, fresh: boolean): void {
     const version = Number(readMeta(db).get('schema_version') ?? 0);
     const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    let compact = false;
     for (const migration of MIGRATIONS) {
       if (migration.version <= version) continue;
       db.transaction(() => {
         migration.up(db, space.dimension);
         setMeta.run('schema_version', String(migration.version));
       })();
+      compact ||= (migration.compact ?? false) && !fresh;
+    }
+    if (compact && this.path !== ':memory:') {
+      // A migration left much of the file free (the old vector chunks): rewrite it without them,
+      // and cut the WAL that rewrite went through back down.
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
     }
     if (fresh) {
       setMeta.run('embedding_model', space.model);
@@ -199,8 +209,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     // for the turn-context index.
     db.exec('CREATE INDEX IF NOT EXISTS memories_session_turns ON memories (tenant, user_id, session_id, occurred_at)');
     this.db = db;
-    this.space = space;
-    this.vectorTable = vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE);
+    this.serveVectors(vectorTableName(meta.get('vector_table') ?? DEFAULT_VECTOR_TABLE), space);
     if (meta.get('keyword_index_version') !== this.keywordIndexVersion) {
       // Terms from another tokenizer, layout or context window would never match today's queries: rebuild them.
       db.transaction(() => {
@@ -234,7 +243,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     let discarded: EmbeddingSpace | undefined;
     if (unfinished && !sameSpace(unfinished.target, target)) {
       db.transaction(() => {
-        db.exec(`DROP TABLE IF EXISTS ${unfinished.table}`);
+        dropVectorTables(db, unfinished.table);
         db.exec(`DELETE FROM store_meta WHERE key IN (${REINDEX_KEYS.map((k) => `'${k}'`).join(', ')})`);
       })();
       discarded = unfinished.target;
@@ -250,8 +259,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     }
     const table = nextVectorTable(this.vectorTable);
     db.transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS ${table}`);
-      db.exec(vectorTableDefinition(table, target.dimension));
+      dropVectorTables(db, table);
+      db.exec(vectorTablesDefinition(table));
       setMeta.run('reindex_model', target.model);
       setMeta.run('reindex_dimension', String(target.dimension));
       setMeta.run('reindex_table', table);
@@ -273,8 +282,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   async writeReindexed(batch: readonly NewMemory[]): Promise<void> {
     const run = this.reindexRun();
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ? AND tenant = ?');
-    const deleteVector = this.sql(`DELETE FROM ${run.table} WHERE rowid = ?`);
-    const insertVector = this.sql(`INSERT INTO ${run.table} (rowid, scope, embedding) VALUES (?, ?, ?)`);
+    const vectors = new SqliteVectors((source) => this.sql(source), run.table, run.target.dimension);
     const setMeta = this.sql('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
     const after = this.database()
       .transaction(() => {
@@ -285,8 +293,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           }
           const row = rowidOf.get(record.id, record.tenant) as { rowid: number } | undefined;
           if (!row) throw new Error(`memory ${record.id} of tenant ${record.tenant} is no longer in the store`);
-          deleteVector.run(BigInt(row.rowid));
-          insertVector.run(BigInt(row.rowid), vectorScope(record.tenant, record.user_id), vector);
+          const scope = vectorScope(record.tenant, record.user_id);
+          vectors.remove(BigInt(row.rowid), scope);
+          vectors.add(BigInt(row.rowid), scope, vector);
           last = Math.max(last, row.rowid);
         }
         setMeta.run('reindex_after', String(last));
@@ -306,11 +315,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         n: number;
       };
       const { n: memories } = this.sql('SELECT count(*) AS n FROM memories').get() as { n: number };
-      const { n: vectors } = db.prepare(`SELECT count(*) AS n FROM ${run.table}`).get() as { n: number };
+      const vectors = new SqliteVectors((source) => db.prepare(source), run.table, run.target.dimension).count();
       if (left > 0 || vectors !== memories) {
         throw new Error(`${memories - vectors} of ${memories} memories have no vector in the re-index target yet`);
       }
-      db.exec(`DROP TABLE ${this.vectorTable}`);
+      dropVectorTables(db, this.vectorTable);
       setMeta.run('vector_table', run.table);
       setMeta.run('embedding_model', run.target.model);
       setMeta.run('embedding_dimension', String(run.target.dimension));
@@ -320,8 +329,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     await this.durable.afterCommit();
     // Statements naming the dropped table are prepared again on first use.
     this.statements.clear();
-    this.vectorTable = run.table;
-    this.space = run.target;
+    this.serveVectors(run.table, run.target);
     this.reindexing = undefined;
   }
 
@@ -349,8 +357,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       `UPDATE memories SET ${COLUMNS.map(updateAssignment).join(', ')} WHERE id = ? AND tenant = ? AND version = ?`,
     );
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
-    const insertVector = this.sql(`INSERT INTO ${this.vectorTable} (rowid, scope, embedding) VALUES (?, ?, ?)`);
-    const deleteVector = this.sql(`DELETE FROM ${this.vectorTable} WHERE rowid = ?`);
+    const vectors = this.vectors();
     const upsertTerms = this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)');
     const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
     const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
@@ -377,7 +384,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           if (isUniqueViolation(error, 'memories.id')) throw new IdTakenError(record.id);
           throw error;
         }
-        insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
+        vectors.add(rowid, vectorScope(record.tenant, record.user_id), vector);
         indexText(rowid, record);
       }
       for (const { record, vector } of batch.updates) {
@@ -393,8 +400,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
         if (vector) {
           this.assertDimension(vector);
-          deleteVector.run(rowid);
-          insertVector.run(rowid, vectorScope(record.tenant, record.user_id), vector);
+          const owner = vectorScope(record.tenant, record.user_id);
+          vectors.remove(rowid, owner);
+          vectors.add(rowid, owner, vector);
         }
         indexText(rowid, record);
       }
@@ -478,14 +486,12 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   async vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]> {
     this.assertDimension(vector);
     const { where, params } = filterToSql(scope);
-    const knn = this.sql(
-      `SELECT rowid, distance FROM ${this.vectorTable} WHERE embedding MATCH ? AND k = ? AND scope = ? ORDER BY distance`,
-    );
-    const partition = vectorScope(scope.tenant, scope.userId);
+    const vectors = this.vectors();
+    const owner = vectorScope(scope.tenant, scope.userId);
     // Filters are applied after the k-NN; widen the neighbourhood until enough survive.
     let fetch = Math.min(MAX_KNN, Math.max(k * 4, 64));
     for (;;) {
-      const neighbours = knn.all(vector, fetch, partition) as Array<{ rowid: number; distance: number }>;
+      const neighbours = vectors.nearest(owner, vector, fetch);
       if (neighbours.length === 0) return [];
       const allowed = this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid ${IN_JSON_LIST}`).all(
         ...params,
@@ -595,15 +601,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       tenant,
       JSON.stringify(ids),
     ) as Array<{ rowid: number; id: string }>;
-    // One point lookup per vector: joined to memories, vec0 scanned its whole table per row
-    // (~45 ms for 5 ids at 100k memories); by rowid it reads one vector (~0.3 ms).
-    const distance = this.sql(
-      `SELECT vec_distance_cosine(embedding, ?) AS distance FROM ${this.vectorTable} WHERE rowid = ?`,
-    );
+    const vectors = this.vectors();
     const result = new Map<string, number>();
     for (const { rowid, id } of owned) {
-      const row = distance.get(vector, BigInt(rowid)) as { distance: number } | undefined;
-      if (row) result.set(id, 1 - row.distance);
+      const distance = vectors.distance(BigInt(rowid), vector);
+      if (distance !== undefined) result.set(id, 1 - distance);
     }
     return result;
   }
@@ -623,7 +625,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       'SELECT rowid, version, user_id, session_id, layer, occurred_at FROM memories WHERE tenant = ? AND id = ?',
     );
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
-    const deleteVector = this.sql(`DELETE FROM ${this.vectorTable} WHERE rowid = ?`);
+    const vectors = this.vectors();
     const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
     const removed = db
       .transaction(() => {
@@ -638,7 +640,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           const expected = atVersions?.get(id);
           if (expected !== undefined && row.version !== expected) continue;
           const rowid = BigInt(row.rowid);
-          deleteVector.run(rowid);
+          vectors.remove(rowid, vectorScope(tenant, row.user_id));
           deleteTerms.run(rowid);
           removed += deleteRow.run(rowid).changes;
           if (row.layer === 'episodic' && row.session_id !== null) {
@@ -752,6 +754,18 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     this.turns.rebuildAll();
   }
 
+  /** Makes `table` (holding vectors of `space`) the one the store serves. */
+  private serveVectors(table: string, space: EmbeddingSpace): void {
+    this.space = space;
+    this.vectorTable = table;
+    this.servedVectors = new SqliteVectors((source) => this.sql(source), table, space.dimension);
+  }
+
+  private vectors(): SqliteVectors {
+    if (!this.servedVectors) throw new Error('store is not open');
+    return this.servedVectors;
+  }
+
   private database(): Database {
     if (!this.db) throw new Error('store is not open');
     return this.db;
@@ -773,9 +787,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 }
 
-/** The vec0 table of a store built before re-indexing existed (and of every store until its first re-index). */
-const DEFAULT_VECTOR_TABLE = 'memory_embeddings';
-const VECTOR_TABLE = /^memory_embeddings(?:_g(\d+))?$/;
+/** The vector tables of every store until its first re-index (vectors.ts). */
+const DEFAULT_VECTOR_TABLE = 'memory_vectors';
+const VECTOR_TABLE = /^memory_vectors(?:_g(\d+))?$/;
 const REINDEX_KEYS = ['reindex_model', 'reindex_dimension', 'reindex_table', 'reindex_after'] as const;
 /** How long a re-index waits for the file's lock before saying another process has it open. */
 const REINDEX_LOCK_WAIT_MS = 2000;
@@ -900,10 +914,6 @@ function updateAssignment(column: (typeof COLUMNS)[number]): string {
   if (column === 'last_accessed_at')
     return 'last_accessed_at = nullif(max(coalesce(last_accessed_at, -1), coalesce(?, -1)), -1)';
   return `${column} = ?`;
-}
-
-function vectorScope(tenant: string, userId: string): string {
-  return `${tenant}\u001f${userId}`;
 }
 
 function isUniqueViolation(error: unknown, columnHint: string): boolean {

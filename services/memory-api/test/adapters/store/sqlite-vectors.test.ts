@@ -1,0 +1,208 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seededRandom } from '@hindsight/testing';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src/adapters/store/sqlite/migrations.ts';
+import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
+import { makeRecord } from '../../support/records.ts';
+
+const DIMENSION = 64;
+const SPACE = { model: 'test-64', dimension: DIMENSION };
+
+let dir: string;
+let path: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hindsight-vectors-'));
+  path = join(dir, 'memory.db');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Unit vectors with a little shared direction, as text embeddings have. */
+function randomVectors(count: number, seed: number): Float32Array[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, () => {
+    const v = Float32Array.from({ length: DIMENSION }, (_, i) => random() * 2 - 1 + (i < 4 ? 0.5 : 0));
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += (a[i] as number) * (b[i] as number);
+  return dot;
+}
+
+async function fill(store: SqliteMemoryStore, owners: (i: number) => string, vectors: readonly Float32Array[]) {
+  const records = vectors.map((_, i) => makeRecord({ content: `memory number ${i}`, user_id: owners(i) }));
+  for (let at = 0; at < records.length; at += 500) {
+    await store.commit({
+      inserts: records.slice(at, at + 500).map((record, j) => ({ record, vector: vectors[at + j] as Float32Array })),
+      updates: [],
+    });
+  }
+  return records;
+}
+
+describe('sqlite k-NN over binary codes rescored with the exact vectors', () => {
+  it('returns the exact nearest memory first for one owner holding thousands', async () => {
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    const vectors = randomVectors(3000, 11);
+    const records = await fill(store, () => 'u1', vectors);
+    try {
+      for (const query of randomVectors(25, 97)) {
+        let best = 0;
+        for (let i = 1; i < vectors.length; i++) {
+          if (cosine(query, vectors[i] as Float32Array) > cosine(query, vectors[best] as Float32Array)) best = i;
+        }
+        const hits = await store.vectorSearch({ tenant: 't1', userId: 'u1' }, query, 10);
+        expect(hits).toHaveLength(10);
+        expect(hits[0]?.id).toBe(records[best]?.id);
+        expect(hits[0]?.score).toBeCloseTo(cosine(query, vectors[best] as Float32Array), 5);
+        // Nearest first, by the exact similarity.
+        const scores = hits.map((h) => h.score);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads only the owner searched for, and forgets a deleted memory', async () => {
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    const vectors = randomVectors(40, 5);
+    const records = await fill(store, (i) => (i % 2 === 0 ? 'u1' : 'u2'), vectors);
+    try {
+      const query = vectors[3] as Float32Array;
+      const other = await store.vectorSearch({ tenant: 't1', userId: 'u1' }, query, 5);
+      expect(other.map((h) => h.id)).not.toContain(records[3]?.id);
+      const own = await store.vectorSearch({ tenant: 't1', userId: 'u2' }, query, 5);
+      expect(own[0]).toMatchObject({ id: records[3]?.id });
+      await store.deleteMany('t1', [records[3]?.id as string]);
+      const after = await store.vectorSearch({ tenant: 't1', userId: 'u2' }, query, 5);
+      expect(after.map((h) => h.id)).not.toContain(records[3]?.id);
+      expect(await store.similarities('t1', [records[3]?.id as string], query)).toEqual(new Map());
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes about as many bytes per memory for 600 owners of one memory as for one owner of 600', async () => {
+    const bytes = async (file: string, owners: (i: number) => string) => {
+      const store = new SqliteMemoryStore(file);
+      await store.open(SPACE);
+      await fill(store, owners, randomVectors(600, 3));
+      await store.close();
+      return (await stat(file)).size + (await stat(`${file}-wal`).then((s) => s.size, () => 0));
+    };
+    const oneOwner = await bytes(join(dir, 'one.db'), () => 'u1');
+    const manyOwners = await bytes(join(dir, 'many.db'), (i) => `user-${i}`);
+    expect(manyOwners).toBeLessThan(oneOwner * 1.5);
+  });
+});
+
+describe('sqlite migration 6: vectors out of vec0', () => {
+  /** A store file as schema 5 left it: vectors in the per-owner vec0 partitions of memory_embeddings. */
+  function buildSchema5Store(file: string, vectors: readonly Float32Array[], reindexing: boolean) {
+    const db = new Database(file);
+    sqliteVec.load(db);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 5)) migration.up(db, DIMENSION);
+    setMeta.run('schema_version', '5');
+    setMeta.run('embedding_model', SPACE.model);
+    setMeta.run('embedding_dimension', String(DIMENSION));
+    const insertRow = db.prepare(
+      `INSERT INTO memories (rowid, id, tenant, user_id, layer, category, content, tags, metadata, confidence,
+         proof_count, source, occurred_at, created_at, updated_at, status, history, access_count, decay_weight,
+         content_hash, embedding_model)
+       VALUES (?, ?, 't1', ?, 'semantic', 'fact', ?, '[]', '{}', 0.9, 1, '{"kind":"api"}', 0, 0, 0, 'active', '[]', 0, 1, ?, ?)`,
+    );
+    const insertVector = db.prepare('INSERT INTO memory_embeddings (rowid, scope, embedding) VALUES (?, ?, ?)');
+    vectors.forEach((vector, i) => {
+      const user = `u${i % 3}`;
+      insertRow.run(BigInt(i + 1), `m-${i}`, user, `old memory ${i}`, `hash-${i}`, SPACE.model);
+      insertVector.run(BigInt(i + 1), `t1\u001f${user}`, Buffer.from(vector.buffer));
+    });
+    if (reindexing) {
+      // A re-index to 32-d stopped after its first memories.
+      db.exec(`CREATE VIRTUAL TABLE memory_embeddings_g2 USING vec0(
+        scope TEXT PARTITION KEY, embedding float[32] distance_metric=cosine, chunk_size=128)`);
+      db.prepare('INSERT INTO memory_embeddings_g2 (rowid, scope, embedding) VALUES (1, ?, ?)').run(
+        't1\u001fu0',
+        Buffer.from(new Float32Array(32).fill(0.1).buffer),
+      );
+      setMeta.run('reindex_model', 'test-32');
+      setMeta.run('reindex_dimension', '32');
+      setMeta.run('reindex_table', 'memory_embeddings_g2');
+      setMeta.run('reindex_after', '1');
+    }
+    db.close();
+  }
+
+  it('moves every vector of a store built by schema 5 and searches it as before', async () => {
+    const vectors = randomVectors(90, 21);
+    buildSchema5Store(path, vectors, false);
+
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    try {
+      for (const i of [0, 1, 2, 45, 89]) {
+        const hits = await store.vectorSearch({ tenant: 't1', userId: `u${i % 3}` }, vectors[i] as Float32Array, 3);
+        expect(hits[0]).toMatchObject({ id: `m-${i}` });
+        expect(hits[0]?.score).toBeCloseTo(1, 5);
+      }
+      const similar = await store.similarities('t1', ['m-4', 'm-7'], vectors[4] as Float32Array);
+      expect(similar.get('m-4')).toBeCloseTo(1, 5);
+      expect(similar.get('m-7')).toBeCloseTo(cosine(vectors[4] as Float32Array, vectors[7] as Float32Array), 5);
+      // New writes land beside the moved ones.
+      const record = makeRecord({ content: 'written after the upgrade', user_id: 'u1' });
+      const vector = randomVectors(1, 77)[0] as Float32Array;
+      await store.commit({ inserts: [{ record, vector }], updates: [] });
+      expect((await store.vectorSearch({ tenant: 't1', userId: 'u1' }, vector, 1))[0]?.id).toBe(record.id);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    const meta = new Map(
+      (db.prepare('SELECT key, value FROM store_meta').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    db.close();
+    expect(tables.filter((name) => name.startsWith('memory_embeddings'))).toEqual([]);
+    expect(meta.get('vector_table')).toBe('memory_vectors');
+    expect(meta.get('schema_version')).toBe(String(MIGRATIONS.at(-1)?.version));
+  });
+
+  it('moves an unfinished re-index with it, so the re-index resumes from its checkpoint', async () => {
+    buildSchema5Store(path, randomVectors(6, 8), true);
+    // memory-api refuses a store in the middle of a re-index, as before the upgrade …
+    const refused = new SqliteMemoryStore(path);
+    await expect(refused.open(SPACE)).rejects.toThrow(/re-index/);
+    // … and the re-index itself opens it, migrates it and resumes after memory 1.
+    const store = new SqliteMemoryStore(path);
+    const status = await store.beginReindex({ model: 'test-32', dimension: 32 });
+    try {
+      expect(status).toMatchObject({ resumed: true, done: 1, total: 6 });
+      const next = await store.nextToReindex(10);
+      expect(next.map((r) => r.id)).toEqual(['m-1', 'm-2', 'm-3', 'm-4', 'm-5']);
+      await store.writeReindexed(next.map((record) => ({ record, vector: new Float32Array(32).fill(0.2) })));
+      await store.finishReindex();
+      const hits = await store.vectorSearch({ tenant: 't1', userId: 'u0' }, new Float32Array(32).fill(0.1), 2);
+      expect(hits.map((h) => h.id).sort()).toEqual(['m-0', 'm-3']);
+    } finally {
+      await store.close();
+    }
+  });
+});
