@@ -100,7 +100,13 @@ describe('sqlite k-NN over binary codes rescored with the exact vectors', () => 
       await store.open(SPACE);
       await fill(store, owners, randomVectors(600, 3));
       await store.close();
-      return (await stat(file)).size + (await stat(`${file}-wal`).then((s) => s.size, () => 0));
+      return (
+        (await stat(file)).size +
+        (await stat(`${file}-wal`).then(
+          (s) => s.size,
+          () => 0,
+        ))
+      );
     };
     const oneOwner = await bytes(join(dir, 'one.db'), () => 'u1');
     const manyOwners = await bytes(join(dir, 'many.db'), (i) => `user-${i}`);

@@ -187,4 +187,3 @@ function moveVectorsOutOfVec0(db: Database, vec0Table: string, dimension: number
 }
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-
