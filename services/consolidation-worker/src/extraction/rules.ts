@@ -40,7 +40,7 @@ export class RuleExtractor implements Extractor {
       ctx.now = turn.timestamp;
       const text = turn.content.slice(0, NOTE_CHARS_PER_TURN);
       const read = (part: string) =>
-        /\p{Script=Han}/u.test(part) ? chineseFindings(part, ctx) : englishFindings(part, ctx);
+        byLanguage(part).flatMap((run) => (run.zh ? chineseFindings : englishFindings)(run.text, ctx));
       let findings = read(text);
       // "Around 120. My fiancée Sofia wants…": the reply's first sentence answers the question asked,
       // unless it says something that stands on its own (a bare "the user mentioned…" does not).
@@ -167,6 +167,25 @@ function dropContradictedDecisions(noted: Noted[], turn: Turn): void {
     );
     if (contradicted.test(turn.content)) noted.splice(i, 1);
   }
+}
+
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * A turn as runs of sentences in one language, each for its own reader: "我住在北京。Please always
+ * answer me in English." holds a Chinese fact and an English instruction. A Chinese sentence with a
+ * Latin name in it ("我用iPhone") stays Chinese; a turn in one language is one run.
+ */
+function byLanguage(text: string): Array<{ zh: boolean; text: string }> {
+  if (!HAN.test(text) || !/[A-Za-z]{2,}[^.!?。！？]*\s[A-Za-z]{2,}/u.test(text)) return [{ zh: HAN.test(text), text }];
+  const runs: Array<{ zh: boolean; text: string }> = [];
+  for (const sentence of sentencesOf(text)) {
+    const zh = HAN.test(sentence);
+    const last = runs.at(-1);
+    if (last && last.zh === zh) last.text = `${last.text}${zh ? '' : ' '}${sentence}`;
+    else runs.push({ zh, text: sentence });
+  }
+  return runs;
 }
 
 /** A note that only says the user mentioned something (the readers' fallback, key `said.…`). */

@@ -81,6 +81,42 @@ describe('rule extractor (compromise + jieba)', () => {
   });
 
   it.each([
+    ["I'm 34 years old.", 'The user is 34 years old.'],
+    ["I'm 34.", 'The user is 34 years old.'],
+    ['I love hiking and rock climbing.', 'The user loves hiking and rock climbing.'],
+    ['I rock climb on Sundays.', 'The user rock climbs on Sundays.'],
+    ['I usually hike or rock climb on Saturdays.', 'The user usually hikes or rock climbs on Saturdays.'],
+    ['I ice skate in winter.', 'The user ice skates in winter.'],
+    ["I'm allergic to gluten — badly.", 'The user is allergic to gluten; never suggest anything that contains gluten.'],
+    [
+      "I'm allergic to gluten—it's awful.",
+      'The user is allergic to gluten; never suggest anything that contains gluten.',
+    ],
+    ["I can't eat gluten – it makes me sick.", 'The user can not eat gluten, it makes them sick.'],
+  ])('writes %j as a clean sentence', async (text, value) => {
+    const items = await extractFrom(['user', text]);
+    expect(
+      items.map((i) => i.value),
+      JSON.stringify(items),
+    ).toContain(value);
+    for (const item of items) expect(item.answer).not.toMatch(/[\s\p{Pd}]$/u);
+  });
+
+  it.each([
+    ['Please always answer me in English.'],
+    ['我住在北京。Please always answer me in English.'],
+    ['Please always answer me in English. 我在上海工作。'],
+  ])('keeps the standing instruction of %j as a preference, whatever language is around it', async (text) => {
+    const items = await extractFrom(['user', text]);
+    expect(items.find((i) => i.category === 'preference' && /answer the user in English/.test(i.value))).toMatchObject({
+      key: 'preference.language',
+      value: 'The user wants the assistant to always answer the user in English.',
+    });
+    // The Chinese sentence of the turn is still read as Chinese.
+    if (/北京|上海/.test(text)) expect(items.some((i) => /^用户(?:住|在)/.test(i.value))).toBe(true);
+  });
+
+  it.each([
     'Hi there!',
     'Thanks!',
     'ok',

@@ -32,6 +32,16 @@ const OBJECT_PRONOUN: Record<string, string> = {
 };
 const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 'theirs', ours: 'theirs' };
 
+/**
+ * First words of compound activities ("rock climb", "ice skate", "bird watching"), which compromise
+ * tags as verbs: the verb after them is the one that agrees with the subject.
+ */
+const ACTIVITY_MODIFIERS = new Set(
+  'rock ice water bird sky scuba mountain trail speed figure snow wind kite horse roller power free cliff bungee base deep-sea cross-country'.split(
+    ' ',
+  ),
+);
+
 /** A verb that follows "the user" and has to agree with it. */
 function agree(term: Term): string {
   const word = term.text;
@@ -58,11 +68,14 @@ export function toThirdPerson(clause: string, subject = 'the user', userNamed = 
   let agreeNext = false;
   // Once the user has been named, "my" reads "their" ("reminded to renew their passport").
   let mentionedUser = userNamed;
-  for (const term of terms) {
+  for (const [index, term] of terms.entries()) {
     const lower = term.text.toLowerCase();
     let text = term.text;
     const tags = new Set(term.tags);
-    if (FIRST_SINGULAR.has(lower) || FIRST_PLURAL.has(lower)) {
+    if (agreeNext && ACTIVITY_MODIFIERS.has(lower) && terms[index + 1]?.tags.includes('Verb')) {
+      // "rock climb" agrees on its verb ("rock climbs"); "rock climbing" is a noun ("and rock climbing").
+      agreeNext = !terms[index + 1]?.tags.includes('Gerund');
+    } else if (FIRST_SINGULAR.has(lower) || FIRST_PLURAL.has(lower)) {
       text = subject;
       agreeNext = true;
       mentionedUser = true;
@@ -76,8 +89,8 @@ export function toThirdPerson(clause: string, subject = 'the user', userNamed = 
       agreeNext = false;
     } else if (agreeNext && !(tags.has('Adverb') || tags.has('Negative'))) {
       agreeNext = false;
-    } else if (lower === 'and' && out.length > 0 && mentionedUser) {
-      // "… and ramble": a second verb of the same subject.
+    } else if ((lower === 'and' || lower === 'or') && out.length > 0 && mentionedUser) {
+      // "… and ramble", "… or rock climb": a second verb of the same subject.
       agreeNext = true;
     }
     out.push(`${term.pre}${text}${term.post}`);

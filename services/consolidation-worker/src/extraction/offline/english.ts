@@ -42,8 +42,10 @@ export function englishFindings(text: string, ctx: SessionContext): Finding[] {
     if (isQuestionSentence(sentenceText)) continue;
     let carried: Finding | undefined;
     clauses.forEach((raw, index) => {
+      // compromise ends a clause before a dash and leaves the dash on it ("allergic to gluten —").
       const clause = raw
         .replace(LEAD, '')
+        .replace(/[\s\p{Pd}]+$/u, '')
         .replace(/[.!;]+$/, '')
         .trim();
       if (clause.split(/\s+/).length < 2 || isChitChat(clause) || isQuestionSentence(raw)) {
@@ -493,6 +495,7 @@ function allergyFrame(_clause: string, expanded: string, around: ClauseContext):
   if (!thing && why(neighbour)) thing = CANNOT_HAVE.exec(text)?.[1];
   if (!thing) return undefined;
   thing = thing
+    .replace(/\s*[—–].*$|\s+-\s.*$/u, '')
     .replace(/\b(so|and|but|which|that|really|just)\b.*$/i, '')
     .replace(/^(?:anything with|any)\s+/i, '')
     .trim();
@@ -720,7 +723,7 @@ function identityFrame(_clause: string, expanded: string): Finding | undefined {
       'user.age',
       age,
       'How old is the user?',
-      userSays(expanded).replace(/^The user is (\d+)(?! years)/, 'The user is $1 years old'),
+      userSays(expanded).replace(/^The user is (\d+)(?![\d\s]*years)/, 'The user is $1 years old'),
       0.85,
     );
   const home =
