@@ -151,6 +151,11 @@ export const WriteResult = z.object({
   status: z.enum(WRITE_STATUSES),
   layer: z.string(),
   superseded_ids: z.array(z.string()).optional(),
+  /**
+   * With `status: "created"`: the memory arrived already superseded by this one, which says
+   * otherwise and was said later in conversation time (`occurred_at`); it is kept as history.
+   */
+  superseded_by: z.string().optional(),
   /** Kinds of secret taken out of the stored text (`card_number`, `api_key`, `password`, …); absent when none. */
   redacted: z.array(z.string()).optional(),
   /** With `status: "quarantined"`: why the poisoning guard held it back. */

@@ -130,6 +130,11 @@ async function decideAndCommit(
         results[index] = { id: decision.id, status: 'merged', layer: record.layer };
         continue;
       }
+      if (decision.kind === 'historical') {
+        results[index] = { id: record.id, status: 'created', layer: record.layer, superseded_by: decision.by };
+        newRows.push({ record, vector });
+        continue;
+      }
       if (decision.kind === 'superseded') {
         results[index] = { id: record.id, status: 'superseded', layer: record.layer, superseded_ids: decision.ids };
         newRows.push({ record, vector });

@@ -3,11 +3,21 @@ import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
 import type { Relation, StatementInput } from './contradiction.ts';
+import { mergeInto, saidLater, supersede, supersededOnArrival, superseding } from './revisions.ts';
 import { hasContentWords } from './statements.ts';
 import type { MemoryUpdate } from './store-port.ts';
 import type { WriteDeps } from './write.ts';
 
-export type Reconciliation = { kind: 'new' } | { kind: 'merged'; id: string } | { kind: 'superseded'; ids: string[] };
+/**
+ * What became of a new semantic memory: its own (`new`), folded into an existing one (`merged`),
+ * replacing existing ones (`superseded`), or stored as history because a memory the user already
+ * has says, later in conversation time, otherwise (`historical`, superseded on arrival by `by`).
+ */
+export type Reconciliation =
+  | { kind: 'new' }
+  | { kind: 'merged'; id: string }
+  | { kind: 'superseded'; ids: string[] }
+  | { kind: 'historical'; by: string };
 
 /** Neighbours looked at per source (by meaning and by words). */
 const NEIGHBOURS = 6;
@@ -69,9 +79,11 @@ export interface PendingMemory {
  * memories by meaning (cosine ≥ CONTRADICTION_THRESHOLD) and by words (BM25), and the memories
  * written earlier in the same batch (so a batch decides as the same writes one at a time would);
  * the judge relates each to the new one. A neighbour it contradicts is superseded (kept, marked,
- * linked); else the closest one it refines, if a near-duplicate (cosine ≥ MERGE_THRESHOLD), absorbs
- * the new text (merge, old text kept in history). Text without content words is never reconciled:
- * it becomes its own memory. Every merge and supersede records the judge's reason. Nothing is deleted.
+ * linked) — unless that neighbour was said later in conversation time (`occurred_at`): then the new
+ * memory is the outdated one and is stored superseded by it. Else the closest one it refines, if a
+ * near-duplicate (cosine ≥ MERGE_THRESHOLD), absorbs it (merge; the wording said later is kept, the
+ * other goes into history). Text without content words is never reconciled: it becomes its own
+ * memory. Every merge and supersede records the judge's reason. Nothing is deleted.
  */
 export async function reconcileSemantic(
   deps: WriteDeps,
@@ -129,38 +141,35 @@ export async function reconcileSemantic(
   const newer = statementOf(record);
   const relations = await Promise.all(candidates.map(({ old }) => deps.judge.relate(statementOf(old), newer)));
 
-  const superseded: string[] = [];
-  const reasons: string[] = [];
-  candidates.forEach(({ old, apply }, i) => {
+  const contradicted = candidates.flatMap((candidate, i) => {
     const relation = relations[i] as Relation;
-    if (relation.kind !== 'contradicts') return;
-    const next = structuredClone(old);
-    next.status = 'superseded';
-    next.superseded_by = record.id;
-    next.valid_until = record.occurred_at;
-    next.updated_at = at;
-    next.history.push({
-      at,
-      action: 'superseded',
-      content: old.content,
-      note: `superseded by ${record.id}`,
-      reason: relation.reason,
-    });
-    apply(next);
-    superseded.push(next.id);
-    reasons.push(relation.reason);
+    return relation.kind === 'contradicts' ? [{ ...candidate, reason: relation.reason }] : [];
   });
-  if (superseded.length > 0) {
-    record.history = [
-      {
+  // A statement older in conversation time than one it contradicts is history, not news: the
+  // note a worker took from an earlier turn never replaces the correction the user made after it.
+  const later = contradicted
+    .filter(({ old }) => saidLater(old, record))
+    .sort((a, b) => Date.parse(b.old.occurred_at) - Date.parse(a.old.occurred_at))[0];
+  if (later) {
+    const { id, occurred_at } = later.old;
+    Object.assign(record, supersededOnArrival(record, { id, occurred_at, reason: later.reason }, at));
+    return { kind: 'historical', by: id };
+  }
+  if (contradicted.length > 0) {
+    for (const { old, apply, reason } of contradicted) {
+      apply(supersede(old, { id: record.id, occurred_at: record.occurred_at, reason }, at));
+    }
+    const ids = contradicted.map(({ old }) => old.id);
+    Object.assign(
+      record,
+      superseding(
+        record,
+        ids,
+        contradicted.map(({ reason }) => reason),
         at,
-        action: 'created',
-        content: record.content,
-        note: `supersedes ${superseded.join(', ')}`,
-        reason: [...new Set(reasons)].join(', '),
-      },
-    ];
-    return { kind: 'superseded', ids: superseded };
+      ),
+    );
+    return { kind: 'superseded', ids };
   }
 
   const mergeable = candidates.findIndex(
@@ -168,23 +177,8 @@ export async function reconcileSemantic(
   );
   const chosen = candidates[mergeable];
   if (!chosen) return { kind: 'new' };
-  const target = chosen.old;
-  const next = structuredClone(target);
-  next.history.push({
-    at,
-    action: 'merged',
-    content: target.content,
-    note: 'refined by a near-duplicate',
-    reason: (relations[mergeable] as Relation).reason,
-  });
-  next.content = record.content;
-  next.content_hash = record.content_hash;
-  next.query = record.query ?? target.query;
-  next.tags = [...new Set([...target.tags, ...record.tags])].slice(0, 20);
-  next.metadata = { ...target.metadata, ...record.metadata };
-  next.proof_count += 1;
-  next.confidence = Math.min(1, Math.max(target.confidence, record.confidence));
-  next.updated_at = at;
-  chosen.apply(next, vector);
-  return { kind: 'merged', id: next.id };
+  const merged = mergeInto(chosen.old, record, (relations[mergeable] as Relation).reason, at);
+  // The vector follows the text: a merge that kept the later wording keeps its vector.
+  chosen.apply(merged, merged.content_hash === record.content_hash ? vector : undefined);
+  return { kind: 'merged', id: merged.id };
 }

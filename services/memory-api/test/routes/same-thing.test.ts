@@ -258,3 +258,108 @@ describe('a reversal', () => {
     );
   });
 });
+
+describe('conversation time', () => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 2, 4, 9, minute)).toISOString();
+
+  it.each([
+    ['time-en', 'The user lives in Berlin', 'The user lives in Lisbon'],
+    ['time-zh', '用户在北京工作', '用户在上海工作'],
+    ['time-age', "The user's daughter Mia is seven years old", "The user's daughter Mia is eight years old"],
+  ])(
+    '%s: a statement said earlier, written after a newer one it contradicts, is kept as history',
+    async (user, earlier, later) => {
+      // The agent writes the user's correction at once; the worker's note from an earlier turn comes after it.
+      const correction = await store({ content: later, memory_type: 'fact', user_id: user, occurred_at: at(5) });
+      const note = await store({ content: earlier, memory_type: 'fact', user_id: user, occurred_at: at(1) });
+      expect(note).toMatchObject({ status: 'created', superseded_by: correction.id });
+      expect(note.superseded_ids).toBeUndefined();
+
+      expect(await memory(correction.id)).toMatchObject({ status: 'active', content: later, superseded_by: null });
+      const historical = await memory(note.id);
+      expect(historical).toMatchObject({
+        status: 'superseded',
+        superseded_by: correction.id,
+        valid_until: at(5),
+        occurred_at: at(1),
+      });
+      expect(historical.history).toHaveLength(1);
+      expect(historical.history[0]).toMatchObject({
+        action: 'created',
+        content: earlier,
+        note: `superseded on arrival by ${correction.id}: said at ${at(1)}, before it (${at(5)})`,
+        reason: expect.stringMatching(/^rule:.+:older$/),
+      });
+      expect(await active(user)).toEqual([later]);
+      // Search answers the correction; with superseded ones asked for, both, the correction first.
+      const found = await t.app.inject({
+        method: 'POST',
+        url: '/retrieve',
+        payload: { query: later, user_id: user, include_superseded: true },
+      });
+      const contents = (found.json().results as Array<{ content: string }>).map((r) => r.content);
+      expect(contents).toContain(earlier);
+      expect(contents.indexOf(later)).toBeLessThan(contents.indexOf(earlier));
+      // The history of the correction shows the note it outlived, with why.
+      const history = (await t.app.inject({ method: 'GET', url: `/v1/memories/${correction.id}/history` })).json();
+      expect(JSON.stringify(history)).toContain(note.id);
+    },
+  );
+
+  it('a statement said later still supersedes, whatever order the writes arrive in', async () => {
+    const user = 'time-later';
+    const old = await store({ content: 'Tom lives in Berlin', memory_type: 'fact', user_id: user, occurred_at: at(1) });
+    const next = await store({
+      content: 'Tom moved to Madrid',
+      memory_type: 'fact',
+      user_id: user,
+      occurred_at: at(9),
+    });
+    expect(next).toMatchObject({ status: 'superseded', superseded_ids: [old.id] });
+    expect(next).not.toHaveProperty('superseded_by');
+    expect(await memory(old.id)).toMatchObject({ status: 'superseded', superseded_by: next.id, valid_until: at(9) });
+  });
+
+  it('a restatement said earlier confirms the memory and keeps its later wording', async () => {
+    const user = 'time-merge';
+    const later = await store({
+      content: 'The user likes green tea!',
+      memory_type: 'preference',
+      user_id: user,
+      occurred_at: at(8),
+    });
+    const earlier = await store({
+      content: 'The user likes green tea',
+      memory_type: 'preference',
+      user_id: user,
+      occurred_at: at(2),
+    });
+    expect(earlier).toMatchObject({ status: 'merged', id: later.id });
+    const merged = await memory(later.id);
+    expect(merged).toMatchObject({ content: 'The user likes green tea!', proof_count: 2, status: 'active' });
+    expect(last(merged.history)).toMatchObject({
+      action: 'merged',
+      content: 'The user likes green tea',
+      reason: 'rule:same-topic',
+    });
+  });
+
+  it('a batch of an earlier and a later statement keeps the later one, in either order', async () => {
+    for (const [user, order] of [
+      ['time-batch-a', [0, 1]],
+      ['time-batch-b', [1, 0]],
+    ] as const) {
+      const writes = [
+        { content: 'The user works at Google', memory_type: 'fact', user_id: user, occurred_at: at(1) },
+        { content: 'The user now works at Apple', memory_type: 'fact', user_id: user, occurred_at: at(7) },
+      ];
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/memories',
+        payload: { items: order.map((i) => writes[i]) },
+      });
+      expect(response.statusCode).toBe(201);
+      expect(await active(user)).toEqual(['The user now works at Apple']);
+    }
+  });
+});
