@@ -38,7 +38,11 @@ function alive(pid: number): boolean {
   }
 }
 
-describe('npm start with VECTOR_STORE=postgres (real processes on PGlite over the wire protocol)', () => {
+// One launch, used and then stopped by its last test: the steps of that life run in the order written
+// (every other suite, and these among the files, run in any order).
+describe('npm start with VECTOR_STORE=postgres (real processes on PGlite over the wire protocol)', {
+  shuffle: false,
+}, () => {
   let dataDir: string;
   let database: PgliteServer;
   let launcher: ChildProcess;

@@ -9,7 +9,9 @@ import { alive, eventually, type LauncherProcess, startLauncher } from './suppor
 
 const root = resolve(import.meta.dirname, '../..');
 
-describe('local launcher (npm start)', () => {
+// One launch, used and then stopped by its last test: the steps of that life run in the order written
+// (every other suite, and these among the files, run in any order).
+describe('local launcher (npm start)', { shuffle: false }, () => {
   let dataDir: string;
   let launcher: LauncherProcess;
   const env: Record<string, string> = {};
@@ -93,6 +95,18 @@ describe('launcher topology', () => {
     expect(byName({ ADMIN_API_KEY: 'admin-1' }).get('consolidation-worker')?.MEMORY_API_KEY).toBe('admin-1');
     expect(byName({}).get('consolidation-worker')?.MEMORY_API_KEY).toBeUndefined();
     expect(byName({}).get('memory-api')?.EMBEDDER_URL).toBe('http://127.0.0.1:8002');
+    expect(byName({ API_KEYS: 'acme:k1', ADMIN_API_KEY: 'admin-1' }).get('consolidation-worker')?.MEMORY_API_KEY).toBe(
+      'admin-1',
+    );
+  });
+
+  it('refuses tenant keys without the admin key, which the worker needs for every job', () => {
+    for (const keys of [{ API_KEYS: 'acme:k1' }, { API_KEYS_FILE: '/run/secrets/api_keys' }]) {
+      expect(() => launchSettings('/repo', keys)).toThrow(
+        /ADMIN_API_KEY is not: the consolidation worker acts for every tenant/,
+      );
+      expect(() => launchSettings('/repo', { ...keys, ADMIN_API_KEY: '' })).toThrow(/set ADMIN_API_KEY too/);
+    }
   });
 });
 

@@ -122,13 +122,13 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
 
   it('stores what the model writes through memory_write, for the chatting user and session', async () => {
     const chat = await postJson(`${agent.url}/chat`, {
-      user_id: 'llm-dana',
+      user_id: 'llm-paul',
       session_id: 'llm-s2',
       message: 'I could eat popcorn every day',
     });
     expect(chat.status).toBe(200);
     expect(chat.body.reply).toBe('Saved (created).');
-    const list = await getJson(`${memoryApi.url}/v1/memories?user_id=llm-dana&category=preference`, {
+    const list = await getJson(`${memoryApi.url}/v1/memories?user_id=llm-paul&category=preference`, {
       authorization: `Bearer ${deployment.apiKey}`,
     });
     expect(list.body.items).toEqual([
@@ -238,8 +238,20 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
       LLM_TIMEOUT_MS: '2000',
     });
     try {
+      // Its own user with both memories: the test holds in any order.
+      for (const memory of [
+        { content: 'Allergic to peanuts', memory_type: 'fact' },
+        { content: 'Loves salted popcorn', memory_type: 'preference' },
+      ]) {
+        const stored = await postJson(
+          `${memoryApi.url}/v1/memories`,
+          { ...memory, user_id: 'llm-dora' },
+          { authorization: `Bearer ${deployment.apiKey}` },
+        );
+        expect(stored.status).toBe(201);
+      }
       const chat = await postJson(`${unreachable.url}/chat`, {
-        user_id: 'llm-dana',
+        user_id: 'llm-dora',
         session_id: 'llm-down',
         message: 'Can you recommend me a snack?',
       });
@@ -248,7 +260,7 @@ describe('agent with a model (a local server speaking the OpenAI chat-completion
         /^Since you told me you're allergic to peanuts and you love salted popcorn, how about lightly salted popcorn/,
       );
       const asked = await postJson(`${unreachable.url}/chat`, {
-        user_id: 'llm-dana',
+        user_id: 'llm-dora',
         session_id: 'llm-down',
         message: 'What am I allergic to?',
       });

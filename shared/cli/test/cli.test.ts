@@ -112,6 +112,9 @@ describe('hindsight CLI against a real memory-api', () => {
   });
 
   it('shows stats with the admin key and refuses them without', async () => {
+    // A memory and a search of its own, whichever tests ran before.
+    expect((await hindsight(['store', 'The user rides a tandem bike', '--user', 'cli-stats'], env)).code).toBe(0);
+    expect((await hindsight(['search', 'tandem bike', '--user', 'cli-stats'], env)).code).toBe(0);
     const refused = await hindsight(['stats'], env);
     expect(refused.code).toBe(2);
     const stats = await hindsight(['stats', '--json', '--api-key', ADMIN_KEY], env);

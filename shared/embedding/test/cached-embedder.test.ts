@@ -87,13 +87,15 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
   });
 
   it('stores vectors as digest + float32 bytes in a hashed slot and shares them between instances', async () => {
+    // Its own key space: the other tests' slots (under the same prefix) are not counted.
+    const shared = `${prefix}shared:`;
     const providerA = new CountingEmbedder();
-    const a = new CachedEmbedder(providerA, { lruSize: 0, redis, redisPrefix: prefix, redisTtlSeconds: 60 });
+    const a = new CachedEmbedder(providerA, { lruSize: 0, redis, redisPrefix: shared, redisTtlSeconds: 60 });
     const [va] = await a.embed(['shared across replicas']);
 
-    const keys = await redis.keys(`${prefix}*`);
+    const keys = await redis.keys(`${shared}*`);
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(new RegExp(`^${prefix}\\d+$`));
+    expect(keys[0]).toMatch(new RegExp(`^${shared}\\d+$`));
     expect(await redis.strlen(keys[0] as string)).toBe(32 + 64 * 4);
     expect(await redis.ttl(keys[0] as string)).toBeGreaterThan(0);
 
@@ -102,7 +104,7 @@ describe('CachedEmbedder with Redis (real Redis)', () => {
     const b = new CachedEmbedder(providerB, {
       lruSize: 10,
       redis,
-      redisPrefix: prefix,
+      redisPrefix: shared,
       onLookup: (l) => lookups.push(l),
     });
     const [vb] = await b.embed(['shared across replicas']);

@@ -127,9 +127,7 @@ describeWithBrowser(
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
       });
 
-      ids.peanuts = (
-        await store({ content: 'Maria is allergic to peanuts', memory_type: 'fact', user_id: 'maria' })
-      ).id;
+      await store({ content: 'Maria is allergic to peanuts', memory_type: 'fact', user_id: 'maria' });
       await store({ content: 'Maria works as a nurse in Lisbon', memory_type: 'fact', user_id: 'maria' });
       await store({ content: 'Maria prefers short answers', memory_type: 'preference', user_id: 'maria' });
       ids.coffee = (await store({ content: 'Maria likes coffee', memory_type: 'preference', user_id: 'maria' })).id;
@@ -261,31 +259,33 @@ describeWithBrowser(
     });
 
     it('forgets with a preview first, and the memory is gone from search', async () => {
+      // A user of its own: what it forgets no other test looks for.
+      const kiwi = await store({ content: 'Rita is allergic to kiwi', memory_type: 'fact', user_id: 'rita' });
       const page = await newPage();
       await logIn(page, 'key-acme');
-      await page.locator('tr[data-user="maria"]').getByRole('button', { name: 'maria' }).click();
-      await search(page, 'does maria have any food allergy?');
+      await page.locator('tr[data-user="rita"]').getByRole('button', { name: 'rita' }).click();
+      await search(page, 'does rita have any food allergy?');
       await page
-        .locator('.result', { hasText: 'Maria is allergic to peanuts' })
+        .locator('.result', { hasText: 'Rita is allergic to kiwi' })
         .getByRole('link', { name: 'Forget…' })
         .click();
       await page.getByRole('button', { name: 'Preview what would be forgotten' }).click();
       const preview = page.getByTestId('forget-preview');
       await seeText(preview, '1 memory would be forgotten');
-      await seeText(preview, 'Maria is allergic to peanuts');
+      await seeText(preview, 'Rita is allergic to kiwi');
       await shot(page, 'forget');
       // The dry run changed nothing.
-      expect(
-        (await t.app.inject({ method: 'GET', url: `/v1/memories/${ids.peanuts}`, headers: acme })).statusCode,
-      ).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: `/v1/memories/${kiwi.id}`, headers: acme })).statusCode).toBe(
+        200,
+      );
       await preview.getByRole('button', { name: /Forget 1 memory for good/ }).click();
       await seeExact(page.getByTestId('forgotten'), 'Forgot 1 memory.');
-      expect(
-        (await t.app.inject({ method: 'GET', url: `/v1/memories/${ids.peanuts}`, headers: acme })).statusCode,
-      ).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: `/v1/memories/${kiwi.id}`, headers: acme })).statusCode).toBe(
+        404,
+      );
 
-      await search(page, 'does maria have any food allergy?');
-      await seeCount(page.locator('.result', { hasText: 'Maria is allergic to peanuts' }), 0);
+      await search(page, 'does rita have any food allergy?');
+      await seeCount(page.locator('.result', { hasText: 'Rita is allergic to kiwi' }), 0);
 
       // Erase a user: the receipt is shown.
       await page.getByRole('link', { name: 'Forget', exact: true }).click();
@@ -297,11 +297,30 @@ describeWithBrowser(
     });
 
     it('ends a session and shows the consolidation job’s result; the timeline shows its summary', async () => {
+      // A user and session of its own: consolidating them changes nothing another test counts.
+      await store({
+        content: 'Sofia asked for a vegetarian restaurant in Porto',
+        memory_type: 'episodic',
+        user_id: 'sofia',
+        occurred_at: new Date(Date.now() - 86_400_000).toISOString(),
+      });
+      const turns = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sessions/sofia-s1/turns',
+        headers: acme,
+        payload: {
+          turns: [
+            { user_id: 'sofia', role: 'user', content: 'I am allergic to shellfish, please remember that.' },
+            { user_id: 'sofia', role: 'assistant', content: 'Noted: no shellfish.' },
+          ],
+        },
+      });
+      expect(turns.statusCode).toBe(201);
       const page = await newPage();
       await logIn(page, 'key-acme');
-      await page.locator('tr[data-user="maria"]').getByRole('button', { name: 'maria' }).click();
+      await page.locator('tr[data-user="sofia"]').getByRole('button', { name: 'sofia' }).click();
       await page.getByRole('link', { name: 'Sessions' }).click();
-      await page.getByRole('link', { name: 'maria-s1' }).click();
+      await page.getByRole('link', { name: 'sofia-s1' }).click();
       await seeCount(page.locator('.turns li'), 2);
       await page.getByRole('button', { name: 'End session' }).click();
       const job = page.getByTestId('job');
@@ -313,17 +332,25 @@ describeWithBrowser(
       await shot(page, 'sessions');
 
       await page.getByRole('link', { name: 'Timeline' }).click();
-      const group = page.locator('.session-group[data-session="maria-s1"]');
+      const group = page.locator('.session-group[data-session="sofia-s1"]');
       await seeText(group.locator('.summary'), 'Consolidation summary');
       await seeVisible(page.locator('.session-group', { hasText: 'vegetarian restaurant in Porto' }));
       await shot(page, 'timeline');
 
-      await search(page, 'is maria allergic to shellfish?');
+      await search(page, 'is she allergic to shellfish?');
       await seeText(page.locator('.result').first().locator('.content'), /shellfish/i);
       await page.context().close();
     });
 
     it('shows stats: memories per day, retrieval latency, and /debug/memory for the admin key', async () => {
+      // A search of its own to time, whichever tests searched before.
+      const searched = await t.app.inject({
+        method: 'POST',
+        url: '/v1/search',
+        headers: acme,
+        payload: { query: 'what does maria prefer?', user_id: 'maria' },
+      });
+      expect(searched.statusCode).toBe(200);
       const page = await newPage();
       await logIn(page, 'key-acme');
       await page.locator('tr[data-user="maria"]').getByRole('button', { name: 'maria' }).click();

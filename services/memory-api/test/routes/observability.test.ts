@@ -79,7 +79,14 @@ describe('/metrics and /debug/memory on a real memory-api process', () => {
   });
 
   it('counts searches with and without results, and /debug/memory reports the hit rate', async () => {
-    expect((await call('POST', '/v1/search', { query: 'aisle seats', user_id: 'obs-1' })).status).toBe(200);
+    // A memory of its own to find, whichever test ran first.
+    const written = await call('POST', '/v1/memories', {
+      content: 'Prefers window seats',
+      memory_type: 'preference',
+      user_id: 'obs-2',
+    });
+    expect(written.status).toBe(201);
+    expect((await call('POST', '/v1/search', { query: 'window seats', user_id: 'obs-2' })).status).toBe(200);
     expect((await call('POST', '/v1/search', { query: 'anything at all', user_id: 'obs-nobody' })).status).toBe(200);
     const samples = await scrape();
     expect(value(samples, 'hindsight_searches_total', { outcome: 'hit' })).toBeGreaterThanOrEqual(1);

@@ -13,14 +13,17 @@ const BIN = fileURLToPath(new URL('../../../../shared/cli/bin/hindsight.js', imp
 const KEY = 'transfer-key';
 const ADMIN = 'transfer-admin';
 const OTHER_KEY = 'transfer-other-tenant-key';
-const SERVICE_ENV = { API_KEYS: `acme:${KEY},globex:${OTHER_KEY}`, ADMIN_API_KEY: ADMIN };
+/** A tenant of the round-trip test alone: the whole tenant is exported and compared, whatever other tests wrote. */
+const COPY_KEY = 'transfer-copy-tenant-key';
+const SERVICE_ENV = { API_KEYS: `acme:${KEY},globex:${OTHER_KEY},copy:${COPY_KEY}`, ADMIN_API_KEY: ADMIN };
 
 function cli(
   args: string[],
   url: string,
+  key = KEY,
 ): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, HINDSIGHT_URL: url, HINDSIGHT_API_KEY: KEY },
+    env: { ...process.env, HINDSIGHT_URL: url, HINDSIGHT_API_KEY: key },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -66,7 +69,9 @@ describe('export then import into an empty data directory (real processes, real 
 
   it('reproduces every memory: ids, layers, metadata, history, status, times', async () => {
     const url = source.url;
-    await call(url, 'POST', '/v1/memories', {
+    const own = <T>(base: string, method: string, path: string, payload?: unknown) =>
+      call<T>(base, method, path, payload, COPY_KEY);
+    await own(url, 'POST', '/v1/memories', {
       items: [
         {
           content: 'Met Priya at the climbing gym',
@@ -79,54 +84,54 @@ describe('export then import into an empty data directory (real processes, real 
         { content: 'Works night shifts at the hospital', user_id: 'u-b', memory_type: 'fact', confidence: 0.6 },
       ],
     });
-    await call(url, 'POST', '/v1/memories', {
+    await own(url, 'POST', '/v1/memories', {
       content: 'The user likes coffee',
       memory_type: 'preference',
       user_id: 'u-a',
     });
-    const superseding = await call<{ status: string; superseded_ids?: string[] }>(url, 'POST', '/v1/memories', {
+    const superseding = await own<{ status: string; superseded_ids?: string[] }>(url, 'POST', '/v1/memories', {
       content: 'The user has quit coffee',
       memory_type: 'preference',
       user_id: 'u-a',
     });
     expect(superseding.status).toBe('superseded');
-    const edited = await call<{ id: string }>(url, 'POST', '/v1/memories', {
+    const edited = await own<{ id: string }>(url, 'POST', '/v1/memories', {
       content: 'Lives in Porto',
       memory_type: 'fact',
       user_id: 'u-b',
     });
-    await call(url, 'PATCH', `/v1/memories/${edited.id}`, { content: 'Lives in Lisbon', metadata: { moved: true } });
-    const archived = await call<{ id: string }>(url, 'POST', '/v1/memories', {
+    await own(url, 'PATCH', `/v1/memories/${edited.id}`, { content: 'Lives in Lisbon', metadata: { moved: true } });
+    const archived = await own<{ id: string }>(url, 'POST', '/v1/memories', {
       content: 'Old gym locker code is 12',
       user_id: 'u-b',
     });
-    await call(url, 'PATCH', `/v1/memories/${archived.id}`, { status: 'archived' });
+    await own(url, 'PATCH', `/v1/memories/${archived.id}`, { status: 'archived' });
 
-    const original = await allRecords(url, KEY);
+    const original = await allRecords(url, COPY_KEY);
     expect(original.size).toBe(7);
     expect([...original.values()].some((r) => r.status === 'superseded' && r.superseded_by !== null)).toBe(true);
     expect(original.get(edited.id)?.history.map((h) => h.action)).toEqual(['created', 'updated']);
 
     const file = join(dir, 'all.ndjson');
-    const exported = await cli(['export', '--out', file, '--quiet'], url).done;
+    const exported = await cli(['export', '--out', file, '--quiet'], url, COPY_KEY).done;
     expect(exported.code).toBe(0);
     expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(7);
 
-    const imported = await cli(['import', file, '--json', '--quiet'], target.url).done;
+    const imported = await cli(['import', file, '--json', '--quiet'], target.url, COPY_KEY).done;
     expect(imported.code).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ lines: 7, imported: 7, skipped: 0, duplicates: 0, quarantined: 0 });
 
-    const copy = await allRecords(target.url, KEY);
+    const copy = await allRecords(target.url, COPY_KEY);
     expect(copy).toEqual(original);
 
     // Re-embedded: the copy answers searches like the original.
-    const found = await call<{ results: Array<{ id: string }> }>(target.url, 'POST', '/v1/search', {
+    const found = await own<{ results: Array<{ id: string }> }>(target.url, 'POST', '/v1/search', {
       query: 'coffee',
       user_id: 'u-a',
     });
     expect(found.results[0]?.id).toBe([...original.values()].find((r) => r.content === 'The user has quit coffee')?.id);
 
-    const again = await cli(['import', file, '--json', '--quiet'], target.url).done;
+    const again = await cli(['import', file, '--json', '--quiet'], target.url, COPY_KEY).done;
     expect(JSON.parse(again.stdout)).toEqual({ lines: 7, imported: 0, skipped: 7, duplicates: 0, quarantined: 0 });
   });
 
