@@ -53,6 +53,7 @@ export {
 export { LruCache } from './throughput/lru.ts';
 export { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 export {
+  cosine,
   decodeVectorBase64,
   dot,
   encodeVectorBase64,

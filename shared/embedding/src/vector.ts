@@ -18,6 +18,26 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/**
+ * Cosine similarity of two vectors of any scale: the one cosine of the project (stores holding
+ * normalised vectors compare queries that may not be, tests and evals compare embeddings). A zero
+ * vector is similar to nothing (0).
+ */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = Math.min(a.length, b.length);
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    ab += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa === 0 || bb === 0 ? 0 : ab / Math.sqrt(aa * bb);
+}
+
 /** Little-endian float32 bytes as base64: the compact form of `POST /embed` (4 bytes per dimension). */
 export function encodeVectorBase64(v: Float32Array): string {
   return Buffer.from(toLittleEndianBytes(v)).toString('base64');

@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest';
 import {
   BUILTIN_FEATURES,
   BuiltinEmbedder,
+  cosine,
   encodeVectorBase64,
   LEXICAL_FEATURES,
   loadWordTable,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
-import { cosine, describeEmbedderContract } from './support/embedder-contract.ts';
+import { describeEmbedderContract } from './support/embedder-contract.ts';
 
 const wordTable = loadWordTable();
 

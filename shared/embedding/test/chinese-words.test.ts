@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveAnswerKinds } from '../src/builtin/answer-types.ts';
 import { deriveChineseTable, segmentChinese } from '../src/builtin/word-vectors/chinese.ts';
-import { WordTable } from '../src/index.ts';
+import { cosine, WordTable } from '../src/index.ts';
 
 /** A 4-d English table: husband and spouse point one way, dog and pet another, cat near dog. */
 const english = WordTable.decode(
@@ -39,8 +39,6 @@ describe('Chinese words in the English word-vector space', () => {
     chinese.addTo(v, chinese.rank(word) as number, 1);
     return Array.from(v);
   };
-  const cosine = (a: number[], b: number[]) =>
-    a.reduce((s, x, i) => s + x * (b[i] as number), 0) / Math.hypot(...a) / Math.hypot(...b);
 
   it('gives a word the vector of its English glosses, skipping names, grammar notes and measure words', () => {
     expect(cosine(vectorOf('老公'), [1, 0.1, 0, 0])).toBeGreaterThan(0.99);

@@ -1,7 +1,7 @@
 import { DependencyUnavailableError } from '@hindsight/errors';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BuiltinEmbedder, OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from '../src/index.ts';
-import { cosine, describeEmbedderContract } from './support/embedder-contract.ts';
+import { BuiltinEmbedder, cosine, OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from '../src/index.ts';
+import { describeEmbedderContract } from './support/embedder-contract.ts';
 import { OpenAiCompatibleTestServer } from './support/openai-compatible-server.ts';
 
 describeEmbedderContract('openai-compatible against a local server speaking /v1/embeddings', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeVectorBase64, encodeVectorBase64, fromLittleEndianBytes, l2Normalise } from '../src/index.ts';
+import { cosine, decodeVectorBase64, encodeVectorBase64, fromLittleEndianBytes, l2Normalise } from '../src/index.ts';
 
 describe('vector wire format', () => {
   it('round-trips float32 through little-endian base64 exactly', () => {
@@ -16,5 +16,12 @@ describe('vector wire format', () => {
   it('normalises to unit length and leaves a zero vector alone', () => {
     expect(Array.from(l2Normalise(Float32Array.from([3, 4])))).toEqual([0.6000000238418579, 0.800000011920929]);
     expect(Array.from(l2Normalise(new Float32Array(3)))).toEqual([0, 0, 0]);
+  });
+
+  it('computes cosine independently of vector length, a zero vector similar to nothing', () => {
+    expect(cosine([2, 0], [0.5, 0])).toBeCloseTo(1);
+    expect(cosine([1, 0], [0, 3])).toBeCloseTo(0);
+    expect(cosine(Float32Array.from([1, 1]), Float32Array.from([-2, -2]))).toBeCloseTo(-1);
+    expect(cosine([0, 0], [1, 0])).toBe(0);
   });
 });

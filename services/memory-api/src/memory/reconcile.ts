@@ -1,4 +1,4 @@
-import { dot, l2Normalise } from '@hindsight/embedding';
+import { cosine } from '@hindsight/embedding';
 import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
@@ -119,8 +119,7 @@ export async function reconcileSemantic(
   const stored = ids.length > 0 ? await deps.store.getMany(record.tenant, ids) : [];
   // Earlier items of this batch (same owner), changed in place before they are inserted.
   const earlier = pending.filter((p) => p.record.user_id === record.user_id && p.record.status === 'active');
-  const unit = l2Normalise(Float32Array.from(vector));
-  for (const p of earlier) similarity.set(p.record.id, dot(l2Normalise(Float32Array.from(p.vector)), unit));
+  for (const p of earlier) similarity.set(p.record.id, cosine(p.vector, vector));
   const candidates: Array<{ old: MemoryRecord; apply: (next: MemoryRecord, vector?: Float32Array) => void }> = [
     ...stored.map((old) => ({
       old,

@@ -53,9 +53,3 @@ export function describeEmbedderContract(
     });
   });
 }
-
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
-}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dot, l2Normalise, type RetryOptions, withRetries } from '@hindsight/embedding';
+import { cosine, type RetryOptions, withRetries } from '@hindsight/embedding';
 import { BadRequestError, EmbeddingMismatchError } from '@hindsight/errors';
 import {
   type ErasureReceipt,
@@ -1013,11 +1013,6 @@ function firstRepeatedKey(records: readonly MemoryRecord[]): MemoryRecord | unde
     seen.add(key);
   }
   return undefined;
-}
-
-/** Cosine of two vectors of any length scale (Qdrant stores cosine vectors normalised, queries may not be). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  return dot(l2Normalise(Float32Array.from(a)), l2Normalise(Float32Array.from(b)));
 }
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {
