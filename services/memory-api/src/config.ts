@@ -4,6 +4,14 @@ import { env, loadConfig } from '@hindsight/config';
 import { checkEmbeddingEnv, EmbeddingEnv } from '@hindsight/embedding';
 import { QueueNameSetting } from '@hindsight/jobs';
 import { z } from 'zod';
+import { DEFAULT_KEYWORD_RANKING } from './adapters/store/keywords.ts';
+import { DEFAULT_TURN_CONTEXT } from './adapters/store/turn-context.ts';
+import { DEFAULT_DECAY } from './maintenance/decay.ts';
+import { DEFAULT_DIALOGUE_FOCUS } from './memory/dialogue-focus.ts';
+import { DEFAULT_RANKING } from './memory/ranking.ts';
+import { DEFAULT_REDUNDANCY } from './memory/redundancy.ts';
+
+// The defaults of ranking and decay live beside the code that uses them; the variables take them from there.
 
 /** Every environment variable memory-api reads. The README's configuration table mirrors this. */
 export const MemoryApiEnv = z
@@ -65,27 +73,27 @@ export const MemoryApiEnv = z
     GUARD_INSTRUCTIONS: z.enum(['reject', 'quarantine']).default('reject'),
     GUARD_RAW_DUMPS: z.enum(['reject', 'quarantine']).default('reject'),
     /** Dense and keyword relevance (each 0..1) are scaled by these and fused: the stronger decides. */
-    RANK_DENSE_WEIGHT: env.number(1, 0, 1),
-    RANK_KEYWORD_WEIGHT: env.number(1, 0, 1),
+    RANK_DENSE_WEIGHT: env.number(DEFAULT_RANKING.denseWeight, 0, 1),
+    RANK_KEYWORD_WEIGHT: env.number(DEFAULT_RANKING.keywordWeight, 0, 1),
     /** Dense weight of an episodic turn of a session, times RANK_DENSE_WEIGHT (word vectors say less about dialogue turns). */
-    RANK_TURN_DENSE_WEIGHT: env.number(0.5, 0, 1),
+    RANK_TURN_DENSE_WEIGHT: env.number(DEFAULT_RANKING.turnDenseWeight, 0, 1),
     /** The weaker evidence adds this share of itself (agreement of dense and keyword). */
-    RANK_AGREEMENT: env.number(0.5, 0, 1),
+    RANK_AGREEMENT: env.number(DEFAULT_RANKING.agreement, 0, 1),
     /** A strong keyword match among the candidates discounts dense-only evidence by this share of it. */
-    RANK_KEYWORD_DOMINANCE: env.number(0.8, 0, 1),
+    RANK_KEYWORD_DOMINANCE: env.number(DEFAULT_RANKING.keywordDominance, 0, 1),
     /** Dense relevance counts similarity above the query's background: mean + this many σ of its cosine to unrelated text. */
-    RANK_BACKGROUND_SIGMAS: env.number(1, 0, 10),
+    RANK_BACKGROUND_SIGMAS: env.number(DEFAULT_RANKING.backgroundSigmas, 0, 10),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
-    RANK_CONFIDENCE_WEIGHT: env.number(0.1, 0, 0.5),
-    RANK_RECENCY_WEIGHT: env.number(0.1, 0, 0.5),
-    RANK_RECENCY_DAYS: env.number(30, 0.001),
+    RANK_CONFIDENCE_WEIGHT: env.number(DEFAULT_RANKING.confidence, 0, 0.5),
+    RANK_RECENCY_WEIGHT: env.number(DEFAULT_RANKING.recency, 0, 0.5),
+    RANK_RECENCY_DAYS: env.number(DEFAULT_RANKING.recencyHalfLifeDays, 0.001),
     /** Word overlap (Jaccard) at which two results count as the same; share of a fact's words that makes a summary restate it. */
-    RANK_DUPLICATE_OVERLAP: env.number(0.8, 0, 1),
-    RANK_RESTATE_OVERLAP: env.number(0.6, 0, 1),
+    RANK_DUPLICATE_OVERLAP: env.number(DEFAULT_REDUNDANCY.duplicateOverlap, 0, 1),
+    RANK_RESTATE_OVERLAP: env.number(DEFAULT_REDUNDANCY.restateOverlap, 0, 1),
     /** JSON object, e.g. `{"preference":1.2,"commitment":1.3,"decision":1.1}`. */
     RANK_CATEGORY_WEIGHTS: z
       .string()
-      .default('{"preference":1.2,"commitment":1.3,"decision":1.1}')
+      .default(JSON.stringify(DEFAULT_RANKING.categoryWeights))
       .transform((raw, ctx) => {
         try {
           const parsed = z.record(z.string(), z.number().min(0)).parse(JSON.parse(raw));
@@ -100,16 +108,16 @@ export const MemoryApiEnv = z
      * other speakers' turns lose this share of their relevance; when it names a day, turns said
      * on none near it (that day or the two after) lose this share.
      */
-    RANK_SPEAKER_MISMATCH: env.number(0.5, 0, 1),
-    RANK_DATE_MISMATCH: env.number(0.5, 0, 1),
+    RANK_SPEAKER_MISMATCH: env.number(DEFAULT_DIALOGUE_FOCUS.speakerMismatch, 0, 1),
+    RANK_DATE_MISMATCH: env.number(DEFAULT_DIALOGUE_FOCUS.dateMismatch, 0, 1),
     /** BM25 of the keyword index: term-frequency saturation and length normalisation. */
-    RANK_BM25_K1: env.number(1.2, 0),
-    RANK_BM25_B: env.number(0.5, 0, 1),
+    RANK_BM25_K1: env.number(DEFAULT_KEYWORD_RANKING.k1, 0),
+    RANK_BM25_B: env.number(DEFAULT_KEYWORD_RANKING.b, 0, 1),
     /** Turn context: how many turns before and after an episodic turn of a session are indexed with it. */
-    TURN_CONTEXT_BEFORE: env.int(2, 0, 10),
-    TURN_CONTEXT_AFTER: env.int(1, 0, 10),
+    TURN_CONTEXT_BEFORE: env.int(DEFAULT_TURN_CONTEXT.before, 0, 10),
+    TURN_CONTEXT_AFTER: env.int(DEFAULT_TURN_CONTEXT.after, 0, 10),
     /** How much a neighbouring turn's word counts against the turn's own (0 = context off in ranking). */
-    RANK_TURN_CONTEXT_WEIGHT: env.number(0.3, 0, 1),
+    RANK_TURN_CONTEXT_WEIGHT: env.number(DEFAULT_KEYWORD_RANKING.contextWeight, 0, 1),
     SEARCH_DEADLINE_MS: env.int(3000, 1),
     /** `min_score` of a search that sends none: results below it are not relevant enough to return. */
     SEARCH_MIN_SCORE: env.number(0.05, 0, 1),
@@ -155,7 +163,7 @@ export const MemoryApiEnv = z
     JOB_ATTEMPTS: env.int(5, 1, 50),
     JOB_BACKOFF_MS: env.int(5000, 10),
     /** Decay: archived memories are deleted this many days after archiving. */
-    ARCHIVE_RETENTION_DAYS: env.int(90, 1),
+    ARCHIVE_RETENTION_DAYS: env.int(DEFAULT_DECAY.retentionDays, 1),
     /** An OpenAI-compatible chat endpoint; when set with LLM_MODEL it judges contradictions on write. */
     LLM_BASE_URL: env.optionalString(),
     LLM_MODEL: env.optionalString(),
