@@ -55,12 +55,19 @@ export function launchSettings(root: string, env: Record<string, string | undefi
   };
   const port = (name: string, fallback: number) => integer(name, fallback, 1, 65535);
   const dataDir = env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data';
+  const adminKey = env.ADMIN_API_KEY && env.ADMIN_API_KEY !== '' ? env.ADMIN_API_KEY : undefined;
+  // With tenant keys every call needs one: a worker started without the admin key would fail every job.
+  if ((env.API_KEYS || env.API_KEYS_FILE) && !adminKey) {
+    throw new Error(
+      'API_KEYS (or API_KEYS_FILE) is set but ADMIN_API_KEY is not: the consolidation worker acts for every tenant with the admin key, as in compose; set ADMIN_API_KEY too',
+    );
+  }
   return {
     root,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(root, dataDir),
     redisUrl: env.REDIS_URL && env.REDIS_URL !== '' ? env.REDIS_URL : `redis://${LOOPBACK}:6379`,
     store: longTermStore(env),
-    adminKey: env.ADMIN_API_KEY && env.ADMIN_API_KEY !== '' ? env.ADMIN_API_KEY : undefined,
+    adminKey,
     ports: {
       agent: port(PORT_VARIABLES.agent, 8000),
       memoryApi: port(PORT_VARIABLES.memoryApi, 8001),
