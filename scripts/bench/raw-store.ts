@@ -22,12 +22,14 @@ export async function measureRawStore(options: {
   /** The store memory-api wrote, opened here by the same adapter. */
   store: MemoryStore;
   embedder: Embedder;
+  /** The space memory-api built the store in (its embedder's model may be named apart from this one's). */
+  space?: { model: string; dimension: number };
   queries: ReadonlyArray<{ query: string; userId: string }>;
   candidates: number;
   tenant?: string;
 }): Promise<RawStoreFigures> {
   const store = options.store;
-  await store.open({ model: options.embedder.model, dimension: options.embedder.dimension });
+  await store.open(options.space ?? { model: options.embedder.model, dimension: options.embedder.dimension });
   const tenant = options.tenant ?? 'default';
   const samples = {
     storeQuery: [] as number[],
