@@ -144,10 +144,9 @@ describe('embedder service over HTTP (builtin provider)', () => {
 });
 
 describe('embedder service with the openai provider against a local server speaking /v1/embeddings', () => {
-  const server = new OpenAiCompatibleTestServer(24);
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
+  /** The service on the openai provider, against a local server of its own. */
+  async function startOnProvider(): Promise<{ server: OpenAiCompatibleTestServer; app: FastifyInstance }> {
+    const server = new OpenAiCompatibleTestServer(24);
     const baseUrl = await server.start();
     const env = {
       EMBEDDINGS_PROVIDER: 'openai',
@@ -161,10 +160,19 @@ describe('embedder service with the openai provider against a local server speak
     const config = testConfig(env);
     const metrics = createMetrics();
     const embedder = await createEmbedder(embedderSettings(config, { metrics, logger: silentLogger() }));
-    ({ app } = await testApp({ env, embedder, metrics }));
+    const { app } = await testApp({ env, embedder, metrics });
+    return { server, app };
+  }
+
+  let server: OpenAiCompatibleTestServer;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    ({ server, app } = await startOnProvider());
   });
   afterAll(async () => {
     await app.close();
+    await server.stop();
   });
 
   it('serves the provider model and its learned dimension', async () => {
@@ -188,19 +196,26 @@ describe('embedder service with the openai provider against a local server speak
   });
 
   it('answers 503 naming the provider and cause when it is down, and /ready turns not ready', async () => {
-    server.inject({ kind: 'status', status: 500 });
-    const res = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['fails'] } });
-    expect(res.statusCode).toBe(503);
-    expect(res.json().error.code).toBe('dependency_unavailable');
-    expect(res.json().error.message).toMatch(
-      /openai-compatible embeddings at http:\/\/127\.0\.0\.1:\d+\/v1 unavailable: HTTP 500/,
-    );
+    // A provider of its own to take down: the other tests keep theirs, in whichever order they run.
+    const { server, app } = await startOnProvider();
+    try {
+      server.inject({ kind: 'status', status: 500 });
+      const res = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['fails'] } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.code).toBe('dependency_unavailable');
+      expect(res.json().error.message).toMatch(
+        /openai-compatible embeddings at http:\/\/127\.0\.0\.1:\d+\/v1 unavailable: HTTP 500/,
+      );
 
-    await server.stop();
-    const ready = await app.inject({ method: 'GET', url: '/ready' });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json().status).toBe('not_ready');
-    expect(ready.json().checks.provider.error).toMatch(/cannot reach/);
+      await server.stop();
+      const ready = await app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().status).toBe('not_ready');
+      expect(ready.json().checks.provider.error).toMatch(/cannot reach/);
+    } finally {
+      await app.close();
+      await server.stop();
+    }
   });
 });
 

@@ -98,19 +98,27 @@ describe('GET /v1/users/:id/sessions', () => {
 
 describe('POST /v1/forget dry run', () => {
   it('previews the memories that would go and changes nothing; the confirmed run forgets them', async () => {
+    // A user of its own (forgotten whole by the end), so the directory tests count the same in any order.
+    const written = await t.app.inject({
+      method: 'POST',
+      url: '/v1/memories',
+      headers: acme,
+      payload: { content: 'Cleo likes green tea', memory_type: 'preference', user_id: 'cleo' },
+    });
+    expect(written.statusCode).toBe(201);
     const forget = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/forget', headers: acme, payload });
-    const preview = (await forget({ user_id: 'ana', categories: ['preference'], dry_run: true })).json();
+    const preview = (await forget({ user_id: 'cleo', categories: ['preference'], dry_run: true })).json();
     expect(preview).toMatchObject({ count: 1, dry_run: true });
     expect(preview.preview).toEqual([
       expect.objectContaining({
         id: preview.ids[0],
-        content: 'Ana likes green tea',
-        user_id: 'ana',
+        content: 'Cleo likes green tea',
+        user_id: 'cleo',
         layer: 'semantic',
       }),
     ]);
     expect((await get(`/v1/memories/${preview.ids[0]}`)).status).toBe(200);
-    const done = (await forget({ user_id: 'ana', categories: ['preference'] })).json();
+    const done = (await forget({ user_id: 'cleo', categories: ['preference'] })).json();
     expect(done).toMatchObject({ count: 1, ids: preview.ids, dry_run: false });
     expect(done.preview).toBeUndefined();
     expect((await get(`/v1/memories/${preview.ids[0]}`)).status).toBe(404);
