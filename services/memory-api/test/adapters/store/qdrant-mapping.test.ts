@@ -1,6 +1,7 @@
 import { keywordTokens } from '@hindsight/text';
 import { describe, expect, it } from 'vitest';
 import { activeHashFilter, buildFilter, MATCHES_NOTHING } from '../../../src/adapters/store/qdrant/filter.ts';
+import { decodeCursor, encodeCursor } from '../../../src/adapters/store/qdrant/paging.ts';
 import {
   collectionNameFor,
   DENSE_VECTOR,
@@ -13,7 +14,6 @@ import {
 import { denseQuery, hybridQuery, keywordQuery } from '../../../src/adapters/store/qdrant/queries.ts';
 import { isTransient } from '../../../src/adapters/store/qdrant/retry.ts';
 import { documentSparseVector, querySparseVector, termIndex } from '../../../src/adapters/store/qdrant/sparse.ts';
-import { decodeCursor, encodeCursor } from '../../../src/adapters/store/qdrant/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 
 /** The pure parts of the Qdrant adapter, checked without a server. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Layer, type MemoryRecord, type MemoryStatus, searchableText } from '@hindsight/memory-model';
+import type { Schemas } from '@qdrant/js-client-rest';
 import type { EmbeddingSpace } from '../../../memory/store-port.ts';
 import { documentSparseVector, type SparseVector } from './sparse.ts';
 
@@ -163,4 +164,24 @@ export function collectionNameFor(prefix: string, space: EmbeddingSpace): string
     .replace(/^-+|-+$/g, '')
     .slice(0, 64);
   return `${prefix}_${model || 'model'}_${space.dimension}`;
+}
+
+/** The memory id a point carries in its payload. */
+export function memoryIdOf(point: { id: Schemas['ExtendedPointId']; payload?: unknown }): string {
+  const id = (point.payload as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== 'string') throw new Error(`Qdrant point ${String(point.id)} carries no memory id`);
+  return id;
+}
+
+/** The record a point holds, when it is a memory of `tenant`. */
+export function recordOf(point: Schemas['Record'], tenant: string): MemoryRecord | undefined {
+  return isMemoryPayload(point.payload) && point.payload.tenant === tenant ? payloadToRecord(point.payload) : undefined;
+}
+
+/** The dense vector of a point read `with_vector`. */
+export function denseOf(point: Schemas['Record'] | undefined, memoryId: string): number[] {
+  const vectors = point?.vector as Record<string, unknown> | undefined;
+  const dense = vectors?.[DENSE_VECTOR];
+  if (!Array.isArray(dense)) throw new Error(`memory ${memoryId} has no dense vector in Qdrant`);
+  return dense as number[];
 }
