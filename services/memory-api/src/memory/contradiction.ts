@@ -1,4 +1,4 @@
-import { analyseStatement, CHANGED_VALUE, type Statement } from './statements.ts';
+import { ALTERNATIVE_FRAMES, analyseStatement, CHANGED_VALUE, PARTNERS, type Statement } from './statements.ts';
 
 /**
  * A memory as the judge sees it: its text and, when an extractor wrote it, the question it answers,
@@ -75,6 +75,8 @@ export function analyse(input: StatementInput): Statement {
  */
 export function relationBeyondDoubt(older: Statement, newer: Statement): Relation | undefined {
   if (older.contentFree || newer.contentFree) return unrelated('content-free');
+  // "My boyfriend is called Ian" → "I broke up with Ian": the owner ended what the partner statement says.
+  if (partnerEnded(older, newer)) return contradicts('partner-ended');
   if (older.relative !== newer.relative) return unrelated('different-subject');
   // A reversal names what it takes back: "decided on Paris" replaces "Rome".
   if (newer.replaces && (newer.replaces === older.answer || contains(older.topic, termsOfAnswer(newer.replaces)))) {
@@ -99,7 +101,16 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
     return compareValues(older, newer, older.keyValue.value, newer.keyValue.value, 'same-key');
   }
 
-  const shared = [...older.frames.keys()].filter((name) => newer.frames.has(name));
+  const both = [...older.frames.keys()].filter((name) => newer.frames.has(name));
+  const sameAlternative = (name: string) =>
+    (older.frames.get(name) as ReadonlySet<string>).has(
+      [...(newer.frames.get(name) as ReadonlySet<string>)][0] as string,
+    );
+  // "uses Windows" → "switched to a Mac", "drinks alcohol" → "is teetotal": another of the known alternatives.
+  const otherAlternative = both.find((name) => ALTERNATIVE_FRAMES.has(name) && !sameAlternative(name));
+  if (otherAlternative) return contradicts(`same-attribute:${otherAlternative}`);
+  // The same alternative settles nothing: "drinks wine" and "no longer drinks wine" both name drinking.
+  const shared = both.filter((name) => !ALTERNATIVE_FRAMES.has(name));
   if (shared.length > 0) {
     const verdicts = shared.map((name) =>
       compareValues(
@@ -174,6 +185,12 @@ function deniedIn(statement: Statement, terms: ReadonlySet<string>): boolean {
     }
   }
   return best?.negative ?? false;
+}
+
+/** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */
+function partnerEnded(older: Statement, newer: Statement): boolean {
+  if (older.relative === null || !PARTNERS.has(older.relative) || newer.relative !== null || !newer.ended) return false;
+  return overlap(older.topic, newer.topic) > 0 || newer.text.includes(older.relative);
 }
 
 function contains(whole: ReadonlySet<string>, part: ReadonlySet<string>): boolean {

@@ -2,9 +2,9 @@ import { cosine } from '@hindsight/embedding';
 import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
-import type { Relation, StatementInput } from './contradiction.ts';
+import { analyse, type Relation, type StatementInput } from './contradiction.ts';
 import { mergeInto, saidLater, supersede, supersededOnArrival, superseding } from './revisions.ts';
-import { hasContentWords } from './statements.ts';
+import { attributeCues, hasContentWords } from './statements.ts';
 import type { MemoryUpdate } from './store-port.ts';
 import type { WriteDeps } from './write.ts';
 
@@ -21,6 +21,9 @@ export type Reconciliation =
 
 /** Neighbours looked at per source (by meaning and by words). */
 const NEIGHBOURS = 6;
+
+/** Memories looked at for a single-valued attribute the new memory sets. */
+const ATTRIBUTE_NEIGHBOURS = 12;
 
 /** How many of a user's memories of one category a reversal looks through for its slot. */
 const SLOT_SCAN = 1000;
@@ -101,9 +104,12 @@ export async function reconcileSemantic(
     layers: ['semantic'] as const,
     statuses: ['active'] as const,
   };
-  const [dense, keyword] = await Promise.all([
+  const newer = statementOf(record);
+  const attribute = attributeCues(analyse(newer));
+  const [dense, keyword, sameAttribute] = await Promise.all([
     deps.store.vectorSearch(scope, vector, NEIGHBOURS),
     deps.store.keywordSearch(scope, keywordTokens(searchableText(record)), NEIGHBOURS),
+    attribute ? deps.store.keywordSearch(scope, keywordTokens(attribute.cues), ATTRIBUTE_NEIGHBOURS) : [],
   ]);
   const similarity = new Map(
     dense.filter((n) => n.score >= settings.contradictionThreshold).map((n) => [n.id, n.score]),
@@ -111,12 +117,19 @@ export async function reconcileSemantic(
   const wordsOnly = [...new Set([...keyword.map((n) => n.id), ...(await sameSlot(deps, record))])].filter(
     (id) => !similarity.has(id),
   );
-  if (wordsOnly.length > 0) {
-    for (const [id, score] of await deps.store.similarities(record.tenant, wordsOnly, vector))
-      similarity.set(id, score);
+  // Memories that may set one of the new memory's single-valued attributes ("lives in Denver" for
+  // "moved to Austin"), found by the attribute's own words; kept only if they do.
+  const attributeOnly = new Set(
+    sameAttribute.map((n) => n.id).filter((id) => !similarity.has(id) && !wordsOnly.includes(id)),
+  );
+  const unscored = [...wordsOnly, ...attributeOnly];
+  if (unscored.length > 0) {
+    for (const [id, score] of await deps.store.similarities(record.tenant, unscored, vector)) similarity.set(id, score);
   }
-  const ids = [...new Set([...similarity.keys(), ...wordsOnly])].filter((id) => !updates.has(id));
-  const stored = ids.length > 0 ? await deps.store.getMany(record.tenant, ids) : [];
+  const ids = [...new Set([...similarity.keys(), ...unscored])].filter((id) => !updates.has(id));
+  const stored = (ids.length > 0 ? await deps.store.getMany(record.tenant, ids) : []).filter(
+    (old) => !attributeOnly.has(old.id) || attribute?.setBy(analyse(statementOf(old))),
+  );
   // Earlier items of this batch (same owner), changed in place before they are inserted.
   const earlier = pending.filter((p) => p.record.user_id === record.user_id && p.record.status === 'active');
   for (const p of earlier) similarity.set(p.record.id, cosine(p.vector, vector));
@@ -137,7 +150,6 @@ export async function reconcileSemantic(
     .filter(({ old }) => old.category !== PROFILE_CATEGORY && old.status === 'active')
     .sort((a, b) => (similarity.get(b.old.id) ?? 0) - (similarity.get(a.old.id) ?? 0));
   if (candidates.length === 0) return { kind: 'new' };
-  const newer = statementOf(record);
   const relations = await Promise.all(candidates.map(({ old }) => deps.judge.relate(statementOf(old), newer)));
 
   const contradicted = candidates.flatMap((candidate, i) => {

@@ -30,6 +30,8 @@ export interface Statement {
   frames: ReadonlyMap<string, ReadonlySet<string>>;
   /** The value it says changed away from ("from Berlin", "left Siemens", "sold his Toyota"). */
   from: ReadonlySet<string>;
+  /** Says a relationship ended ("broke up with Ian", "is divorced", "和小李分手了"). */
+  ended: boolean;
   /** The extractor's slot (`metadata.key`), the question it answers, its short answer and the answer it takes back. */
   key: string | null;
   query: string | null;
@@ -148,7 +150,15 @@ const PROFESSIONS_EN = stems(`
   student researcher scientist professor lecturer tutor manager consultant analyst journalist writer author editor
   artist musician photographer farmer mechanic pharmacist therapist psychologist vet veterinarian firefighter
   officer soldier police policeman salesman realtor entrepreneur founder ceo cto intern librarian translator
-  retired unemployed freelancer`);
+  retired unemployed freelancer midwife paramedic hairdresser barber cleaner banker broker trader economist
+  statistician optician surveyor sailor fisherman butcher tailor receptionist secretary janitor caretaker gardener
+  coach instructor trainer nanny carer caregiver counsellor counselor dietitian nutritionist physiotherapist physio
+  radiologist paediatrician pediatrician actor actress singer dancer bartender courier postman mailman chemist
+  biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat`);
+
+/** Words before a profession noun that make it a pastime or a judgement ("a keen gardener", "a terrible cook"). */
+const PASTIME_EN =
+  /^(?:(?:a|an|the|now|still|also|such)\s+)*(?:keen|avid|amateur|passionate|enthusiastic|big|huge|great|good|decent|terrible|bad|talented|aspiring|hobby|weekend|self-taught|home|budding|wannabe|natural)\b/i;
 
 /** A diet or marital status as what the owner is or became, not a word in passing ("a vegan restaurant"). */
 const DIET_EN =
@@ -190,7 +200,7 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'age',
     pattern:
-      /\b(?:is|am|are|was|'s|'m)\s+(?:now\s+)?(\d{1,3})\s+(?:years?\s+old|yo)\b|\bturned\s+(\d{1,3})\b|\bage\s+(?:is\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b/i,
+      /\b(?:is|am|are|was|'s|'m)\s+(?:now\s+)?(\d{1,3})\s+(?:years?\s+old|yo)\b|\bturned\s+(\d{1,3})\b|\bage\s+(?:is\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b|\b(?:is|am|'s|'m)\s+(?:now\s+|just\s+)?(\d{1,3})(?:\s+now)?\s*[.!]?$/i,
   },
   {
     name: 'hair',
@@ -216,6 +226,135 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
 ];
+
+/**
+ * Attributes whose value is one of a few known alternatives, named in either language: a computer
+ * platform, a phone's system, whether one drinks or smokes. A frame holds the alternative a
+ * statement affirms, so "switched to a Mac" meets "uses Windows" and "is teetotal" meets "drinks
+ * alcohol". Alternatives are tried in order; the first that matches is the value.
+ */
+const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string, RegExp, Polarity?]> }> = [
+  {
+    name: 'computer',
+    values: [
+      ['windows', /\bWindows\b|微软系统/u],
+      ['mac', /\b(?:Mac(?:Book)?|iMac|macOS)\b|苹果电脑/u],
+      ['linux', /\b(?:linux|ubuntu|fedora|debian|arch linux)\b/iu],
+      ['chromebook', /\bchromebook\b/iu],
+    ],
+  },
+  {
+    name: 'phone',
+    values: [
+      ['iphone', /\biphone\b|苹果手机/iu],
+      [
+        'android',
+        /\bandroid\b|安卓|\b(?:Pixel|Galaxy|OnePlus)\b|(?:华为|小米|三星|oppo|vivo)手机|\b(?:samsung|huawei|xiaomi)\s+phone\b/iu,
+      ],
+    ],
+  },
+  {
+    name: 'alcohol',
+    values: [
+      [
+        'abstains',
+        /\b(?:sober|teetotal|teetotall?er|tee-total|non-?drinker)\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+drinks?(?:\s+(?:alcohol|booze|at all))?(?:\s+(?:any ?more|now))?\s*(?:[.!,;]|$)|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:drinking|alcohol|booze)\b|不喝酒|不再喝酒|戒酒|戒了酒|滴酒不沾|不沾酒/iu,
+        'as-said',
+      ],
+      [
+        'drinks',
+        /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|喝酒|饮酒|喝啤酒|喝红酒|喝白酒/iu,
+      ],
+    ],
+  },
+  {
+    name: 'smoking',
+    values: [
+      [
+        'abstains',
+        /\bnon-?smoker\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+smokes?\b|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:smoking|cigarettes)\b|不抽烟|不吸烟|不再抽烟|戒烟|戒了烟/iu,
+        'as-said',
+      ],
+      ['smokes', /\bsmokes?\b|\bsmoker\b|抽烟|吸烟/iu],
+    ],
+  },
+];
+
+/**
+ * `affirmed` (the default): the alternative holds only where the statement does not deny ("doesn't
+ * use Windows" affirms no platform); `as-said`: the pattern already reads the denial ("never drinks").
+ */
+type Polarity = 'affirmed' | 'as-said';
+
+/** Frames whose values already carry polarity: two different values contradict, whatever the negation words. */
+export const ALTERNATIVE_FRAMES: ReadonlySet<string> = new Set(ALTERNATIVES.map((a) => a.name));
+
+/** Sets the frames of the alternatives `text` affirms; one it says it left behind (`from`) is not affirmed. */
+function markAlternatives(text: string, from: string, negative: boolean, frames: Map<string, Set<string>>): void {
+  for (const { name, values } of ALTERNATIVES) {
+    if (frames.has(name)) continue;
+    const affirmed = values.find(
+      ([, pattern, polarity = 'affirmed']) =>
+        pattern.test(text) && !pattern.test(from) && (polarity === 'as-said' || !negative),
+    )?.[0];
+    if (affirmed !== undefined) frames.set(name, new Set([affirmed]));
+  }
+}
+
+/** Ending a relationship: the partner it was with is no longer one. */
+const ENDED_EN =
+  /\b(?:broke up|broken up|breaking up|split up|splits up|separated|divorced|divorcing|dumped|left (?:his|her|their|my) (?:wife|husband|partner|boyfriend|girlfriend))\b/i;
+const ENDED_ZH = /分手|离婚|分开了|离了婚/u;
+
+/** Partners, in the words RELATIVES_EN and RELATIVES_ZH use. */
+export const PARTNERS: ReadonlySet<string> = new Set([
+  'husband',
+  'wife',
+  'partner',
+  'boyfriend',
+  'girlfriend',
+  'fiance',
+  'fiancee',
+  '丈夫',
+  '老公',
+  '妻子',
+  '老婆',
+  '太太',
+  '先生',
+  '男朋友',
+  '女朋友',
+]);
+
+/** Words that say which single-valued attribute a statement is about, in either language: how its neighbours are found. */
+const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
+  residence: 'live lives lived living moved relocated based home 住 搬 定居 生活',
+  employer: 'work works worked job employer company joined 工作 上班 任职 公司 加入 跳槽 辞职',
+  occupation: 'work works job profession career 工作 职业',
+  age: 'old age years turned 岁',
+  diet: 'vegetarian vegan pescatarian meat keto 素 肉 荤',
+  marital: 'married single divorced engaged widowed separated 婚 单身',
+  car: 'drive drives drove car 开 车',
+  hair: 'hair 头发',
+  computer: 'windows mac macbook macos imac linux ubuntu chromebook computer laptop 电脑',
+  phone: 'iphone android pixel galaxy phone 手机 安卓',
+  alcohol: 'drink drinks alcohol wine beer sober teetotal 酒',
+  smoking: 'smoke smokes smoker smoking cigarettes 烟',
+};
+
+/**
+ * The words of the single-valued attributes a statement sets, and a test for another statement
+ * setting one of them; null when it sets none.
+ */
+export function attributeCues(statement: Statement): { cues: string; setBy(other: Statement): boolean } | null {
+  const names = [...statement.frames.keys()];
+  if (names.length === 0) return null;
+  const cues = names
+    .map((name) => ATTRIBUTE_WORDS[name] ?? (name.startsWith('count:') ? name.slice('count:'.length) : ''))
+    .join(' ')
+    .trim();
+  if (cues === '') return null;
+  return { cues, setBy: (other) => names.some((name) => other.frames.has(name)) };
+}
 
 /** A frame value meaning "changed, to something not said". */
 export const CHANGED_VALUE = '\u0000changed';
@@ -274,8 +413,11 @@ function analyseEnglish(text: string): Analysis {
     const howMany = counted[1]?.toLowerCase() === 'no' ? '0' : analyzeText(counted[1] ?? '')[0]?.term;
     if (thing && howMany && !frames.has(`count:${thing}`)) frames.set(`count:${thing}`, new Set([howMany]));
   }
-  const predicate = termsOf(predicateEnglish(trimmed), owners);
-  const occupation = [...predicate].filter((t) => PROFESSIONS_EN.has(t));
+  const predicateText = predicateEnglish(trimmed);
+  // "a keen gardener", "an amateur photographer": what one does for love, not for a living.
+  const pastime = PASTIME_EN.test(predicateText);
+  const predicate = termsOf(predicateText, owners);
+  const occupation = pastime || !headedByNoun(predicateText) ? [] : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
   const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
@@ -285,6 +427,7 @@ function analyseEnglish(text: string): Analysis {
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
   const fromMatch = FROM_EN.exec(trimmed);
   const fromValue = firstGroup(fromMatch);
+  markAlternatives(trimmed, fromValue?.split(/\s+to\s+/i)[0] ?? '', NEGATION_EN.test(trimmed), frames);
   return {
     contentFree: content.length === 0,
     topic,
@@ -296,6 +439,7 @@ function analyseEnglish(text: string): Analysis {
     keyValue: keyValueEnglish(trimmed, owners),
     frames,
     from: fromValue === undefined ? new Set() : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', owners),
+    ended: ENDED_EN.test(trimmed),
   };
 }
 
@@ -315,14 +459,34 @@ function relativeEnglish(text: string): string | null {
   const possessed = POSSESSIVE.exec(text);
   const rest = possessed?.[1] ?? possessed?.[2];
   if (!rest) return null;
-  const head = /^[\p{L}-]+/u.exec(rest.toLowerCase())?.[0] ?? '';
+  // "my best friend", "her younger sister": the relative is the noun after its adjectives.
+  const noun = rest
+    .toLowerCase()
+    .replace(
+      /^(?:(?:best|older|younger|little|big|eldest|oldest|youngest|elder|twin|step|late|new|baby|dear|closest)\s+)+/u,
+      '',
+    );
+  const head = /^[\p{L}-]+/u.exec(noun)?.[0] ?? '';
   return RELATIVES_EN.has(head) ? head : null;
 }
+
+/**
+ * Whether a predicate names what one is ("a structural engineer designing bridges") rather than
+ * what one does ("training for my pilot's licence", "in love with a doctor"): its profession
+ * noun, if any, is not after a verb or a preposition.
+ */
+function headedByNoun(predicate: string): boolean {
+  const tokens = predicate.toLowerCase().split(/\s+/);
+  const at = tokens.findIndex((w) => analyzeText(w).some((t) => PROFESSIONS_EN.has(t.term)));
+  return at < 0 || tokens.slice(0, at).every((w) => !/ing$/.test(w) && !PREPOSITIONS_EN.has(w));
+}
+
+const PREPOSITIONS_EN = new Set(words('for to with at in on of about from by into like as'));
 
 /** What follows "is/are/became/is now" in "X is a teacher": the predicate noun phrase. */
 function predicateEnglish(text: string): string {
   return (
-    /\b(?:is|are|was|am|'s|became|becomes|become|turned into)\s+(?:now\s+|still\s+|also\s+)?(?:an?\s+)?(.+)/i.exec(
+    /(?:\b(?:is|are|was|am|became|becomes|become|turned into)|'s|'m|'re)\s+(?:now\s+|still\s+|also\s+)?(?:an?\s+)?(.+)/i.exec(
       text,
     )?.[1] ?? ''
   );
@@ -520,21 +684,40 @@ const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
   [/单身/, 'single'],
   [/已婚|结婚/, 'married'],
 ];
+/** Makes of car, for "我开丰田" / "我现在开特斯拉". */
+const CAR_MAKES_ZH =
+  /(丰田|本田|特斯拉|宝马|奔驰|奥迪|大众|比亚迪|福特|日产|蔚来|理想|小鹏|吉利|现代|马自达|雷克萨斯|保时捷|沃尔沃|别克|雪佛兰|长城|红旗|五菱|问界|极氪)/u;
+const AGE_ZH = /(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁/u;
+
+/** "三十一" → "31", "十八" → "18", "两" → "2", "42" → "42". */
+function hanNumber(text: string): string {
+  if (/^\d+$/.test(text)) return String(Number(text));
+  const digit = (c: string | undefined) =>
+    c === undefined || c === '' ? undefined : Number(HAN_NUMERALS.get(c) ?? NaN);
+  const at = text.indexOf('十');
+  if (at < 0) return String(digit(text) ?? text);
+  const tens = at === 0 ? 1 : (digit(text.slice(0, at)) ?? 1);
+  const units = digit(text.slice(at + 1)) ?? 0;
+  return String(tens * 10 + units);
+}
+
 const FROM_ZH = /从([^，,。；;到]+)(?:搬|到|换|改)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)/u;
 
-const KEY_VALUE_ZH = /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
+const KEY_VALUE_ZH =
+  /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)(?:最喜欢|最爱)?的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
 
 /**
  * Topic terms of Chinese text: its Han characters once the cue words are out (word boundaries are
  * not marked, and character pairs across them are noise), plus Latin words and numbers.
  */
-function hanTerms(text: string): Set<string> {
+function hanTerms(text: string, everyLatinToken = false): Set<string> {
   let rest = text;
   for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, ` ${word.replace('不', '否')} `);
   for (const cue of CUES_ZH) rest = rest.replaceAll(cue, ' ');
   const terms = new Set<string>();
   for (const t of analyzeText(rest)) {
-    if (t.kind === 'cjk-bigram' || (t.stop && t.kind !== 'cjk-char')) continue;
+    // A value keeps every Latin token ("lin@a.com" and "lin@b.com" differ in a stop word).
+    if (t.kind === 'cjk-bigram' || (t.stop && t.kind !== 'cjk-char' && !everyLatinToken)) continue;
     if (t.kind === 'cjk-char' && CJK_STOP_CHARS.has(t.term)) continue;
     terms.add(t.term);
   }
@@ -584,6 +767,12 @@ function analyseChinese(text: string): Analysis {
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);
+  const age = AGE_ZH.exec(body)?.[1];
+  if (age !== undefined) frames.set('age', new Set([hanNumber(age)]));
+  const make = CAR_MAKES_ZH.exec(body)?.[1];
+  if (make !== undefined && /开|车|买了|换了|提了/u.test(body)) frames.set('car', hanTerms(make));
+  const from = FROM_ZH.exec(body);
+  markAlternatives(body, from?.[1] ?? from?.[2] ?? '', negativeZh(body), frames);
   const counted = COUNT_ZH.exec(body);
   if (counted) {
     const numeral = counted[1] ?? '';
@@ -592,9 +781,8 @@ function analyseChinese(text: string): Analysis {
   const kv = KEY_VALUE_ZH.exec(trimmed.replace(/[。！!]+$/u, ''));
   const keyValue =
     kv && !RELATIVES_ZH.includes(kv[1] ?? '')
-      ? { key: hanTerms(kv[1] ?? ''), value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, '')) }
+      ? { key: hanTerms(kv[1] ?? ''), value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, ''), true) }
       : null;
-  const from = FROM_ZH.exec(body);
   return {
     contentFree: content === '',
     topic: hanTerms(body),
@@ -606,5 +794,6 @@ function analyseChinese(text: string): Analysis {
     keyValue: keyValue && keyValue.key.size > 0 && keyValue.value.size > 0 ? keyValue : null,
     frames,
     from: from ? hanTerms(from[1] ?? from[2] ?? '') : new Set(),
+    ended: ENDED_ZH.test(body),
   };
 }

@@ -38,6 +38,28 @@ describe('rule-based contradiction judge', () => {
     ['Alex has two cats', 'Alex now has three cats'],
     ['我养了两只猫', '我现在养了三只猫'],
     ['Alex drives a Honda', 'Alex now drives a Tesla'],
+    // Another of a few known alternatives: platform, phone, drinking, smoking.
+    ['Alex uses Windows', 'Alex switched to a Mac'],
+    ['The user uses Linux', 'The user switched to Windows'],
+    ['Hugo uses a Windows laptop', 'Hugo moved over to a MacBook'],
+    ['我用安卓手机', '我换成苹果手机了'],
+    ['Alex drinks alcohol', 'Alex is sober now'],
+    ['Nadia drinks alcohol', 'Nadia is teetotal now'],
+    ['Hugo smokes cigars', 'Hugo is a non-smoker now'],
+    // A job as the owner is it, a bare age, ages and cars in Chinese, a Latin value of a Chinese key.
+    ['The user is a nurse', 'The user is now a midwife'],
+    ['I am a student', "I graduated and I'm now an accountant"],
+    ['I am 41', 'I am 42 now'],
+    ['我今年三十岁', '我今年三十一岁'],
+    ['我今年二十八岁', '我今年29岁了'],
+    ['我开丰田', '我现在开特斯拉'],
+    ['我开宝马', '我换了一辆比亚迪'],
+    ['我的邮箱是lin@a.com', '我的邮箱是lin@b.com'],
+    ['我最喜欢的颜色是蓝色', '我最喜欢的颜色现在是绿色'],
+    // A partner statement and the owner's break-up with them.
+    ['我男朋友叫小李', '我和小李分手了'],
+    ["Omar's girlfriend is Lena", 'Omar broke up with Lena'],
+    ["Greta's husband is called Piet", 'Greta divorced Piet'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -62,6 +84,16 @@ describe('rule-based contradiction judge', () => {
     ['Alex drives a red Honda', 'Alex drives to work every day'],
     ['Alex has two kids', 'Alex has two cats'],
     ['Alex is learning Spanish', "Alex doesn't speak Spanish"],
+    // A pastime is not a job; a relative's job is not the owner's; "switched to" about different things.
+    ['Greta is a keen gardener', 'Greta is a pharmacist'],
+    ["I'm a structural engineer designing bridges.", "I'm training for my pilot's licence."],
+    ['Priyanka works at Airbus', "Priyanka's best friend works at a bakery"],
+    ['Nadia switched to decaf coffee', 'Nadia switched to the night shift'],
+    ['I never drink soda', "I don't drink alcohol"],
+    ['Ben drinks wine with dinner', 'Ben drinks coffee every morning'],
+    ['Alex uses Windows at work', 'Alex has an iPhone'],
+    ['我妈妈住在西安', '我住在成都'],
+    ['我女儿今年六岁', '我今年三十五岁'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
@@ -73,6 +105,8 @@ describe('rule-based contradiction judge', () => {
     ['Maria is vegetarian', 'Maria is a vegetarian'],
     ['我喜欢喝乌龙茶', '我喜欢喝乌龙茶，不加糖'],
     ['我住在上海', '我住在上海浦东'],
+    ['Ben drinks wine with dinner', 'Ben drinks wine with dinner at weekends'],
+    ['I drive a Toyota', 'I drive a red Toyota Corolla'],
   ])('"%s" is refined by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('refines');
   });

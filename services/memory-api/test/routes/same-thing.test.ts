@@ -127,6 +127,38 @@ describe('contradictions', () => {
     expect(history.entries.some((e: HistoryEntry) => e.action === 'superseded' && e.reason)).toBe(true);
   });
 
+  it.each([
+    ['far-move', 'I live in Denver', "I've moved to Austin"],
+    ['far-platform', 'The user uses Linux', 'The user switched to Windows'],
+    ['far-drink', 'Nadia drinks alcohol', 'Nadia is teetotal now'],
+    ['far-zh-car', '我开丰田', '我现在开特斯拉'],
+  ])(
+    '%s: "%s" is superseded by "%s", which shares no word with it, among many other facts',
+    async (user, older, newer) => {
+      const others = [
+        'The user has two cats',
+        'The user is allergic to penicillin',
+        'The user likes hiking on weekends',
+        'The user speaks German and French',
+        'The user is learning the violin',
+        'The user prefers short answers',
+        'The user is afraid of spiders',
+        'The user reads science fiction',
+        '用户喜欢爬山',
+        '用户对花生过敏',
+      ];
+      for (const content of others) await store({ content, memory_type: 'fact', user_id: user });
+      const old = await store({ content: older, memory_type: 'fact', user_id: user });
+      for (const content of ['The user collects stamps', 'The user plays chess online']) {
+        await store({ content, memory_type: 'fact', user_id: user });
+      }
+      const next = await store({ content: newer, memory_type: 'fact', user_id: user });
+      expect(next).toMatchObject({ status: 'superseded', superseded_ids: [old.id] });
+      expect(last((await memory(old.id)).history).reason).toMatch(/^rule:same-attribute:/);
+      expect(await active(user)).toHaveLength(others.length + 3);
+    },
+  );
+
   it('never supersedes what a refinement only adds detail to', async () => {
     const old = await store({ content: 'Maria is allergic to peanuts', memory_type: 'fact', user_id: 'refine' });
     const next = await store({
