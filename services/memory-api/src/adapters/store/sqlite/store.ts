@@ -73,6 +73,12 @@ const MAX_QUERY_TERMS = 48;
  * Index lookups per value, as with placeholders.
  */
 const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
+/**
+ * The memories of a list of rowids, looked up one by one: bound as a JSON array and joined first
+ * (CROSS JOIN keeps that order). With `rowid IN (…)` beside an owner's filter, SQLite walked the
+ * owner's whole scope index instead (~9 ms for an owner of 100,000 memories, ~0.3 ms by rowid).
+ */
+const BY_ROWID_LIST = 'json_each(?) AS listed CROSS JOIN memories m ON m.rowid = listed.value';
 
 /**
  * The embedded long-term store: one SQLite file holding rows, vectors with a binary code per
@@ -493,9 +499,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     for (;;) {
       const neighbours = vectors.nearest(owner, vector, fetch);
       if (neighbours.length === 0) return [];
-      const allowed = this.sql(`SELECT m.rowid, m.id FROM memories m WHERE ${where} AND m.rowid ${IN_JSON_LIST}`).all(
-        ...params,
+      const allowed = this.sql(`SELECT m.rowid, m.id FROM ${BY_ROWID_LIST} WHERE ${where}`).all(
         JSON.stringify(neighbours.map((n) => n.rowid)),
+        ...params,
       ) as Array<{ rowid: number; id: string }>;
       const idByRowid = new Map(allowed.map((a) => [a.rowid, a.id]));
       const hits: Candidate[] = [];
@@ -573,8 +579,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       'SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY bm25(memory_keywords) LIMIT ?',
     );
     const allowedWithTerms = this.sql(
-      `SELECT m.rowid, m.id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid
-       WHERE ${where} AND m.rowid ${IN_JSON_LIST}`,
+      `SELECT m.rowid, m.id, k.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keywords k ON k.rowid = m.rowid
+       WHERE ${where}`,
     );
     let fetch = wanted;
     for (;;) {
@@ -582,7 +588,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       if (found.length === 0) return [];
       const allowed = new Map(
         (
-          allowedWithTerms.all(...params, JSON.stringify(found)) as Array<{ rowid: number; id: string; terms: string }>
+          allowedWithTerms.all(JSON.stringify(found), ...params) as Array<{ rowid: number; id: string; terms: string }>
         ).map((a) => [a.rowid, a]),
       );
       const kept: Array<{ id: string; terms: string }> = [];

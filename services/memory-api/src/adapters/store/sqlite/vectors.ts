@@ -5,7 +5,9 @@ import type { Database, Statement } from 'better-sqlite3';
  * alone, whatever the number of owners (a vec0 partition per owner allocated a whole chunk for
  * each: ~265 KB for an owner of one memory):
  *
- * - `<table>`: the exact float32 vector of each memory, by rowid (rescoring, similarities);
+ * - `<table>`: the exact float32 vector of each memory (rescoring, similarities), packed into
+ *   blocks of consecutive rowids of about 16 KB: a row of one 512-d vector (2 KB) took a 4 KB page
+ *   of its own, a block spills into overflow pages filled to the brim;
  * - `<table>_codes`: a 1,024-bit binary code of each vector, clustered by owner, scanned for
  *   k-NN candidates (Hamming distance over 128 bytes per memory instead of cosine over the floats:
  *   100,000 memories of one owner in ~13 ms instead of ~140 ms), which the exact vectors rescore.
@@ -25,7 +27,10 @@ const CODE_BYTES = CODE_BITS / 8;
  * ranking at 0.98; an owner with fewer memories than this is ranked exactly.
  */
 const MIN_RESCORED = 400;
-const RESCORE_FACTOR = 4;
+const RESCORE_FACTOR = 2;
+
+/** Bytes of a block of exact vectors (consecutive rowids; the slots of deleted ones are zeros). */
+const BLOCK_BYTES = 16 * 1024;
 
 export interface Neighbour {
   rowid: number;
@@ -41,7 +46,7 @@ export function vectorScope(tenant: string, userId: string): string {
 /** SQL creating the two tables of a vector space named `table` (a store's, or a re-index target's). */
 export function vectorTablesDefinition(table: string): string {
   return `
-    CREATE TABLE ${table} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
+    CREATE TABLE ${table} (block INTEGER PRIMARY KEY, vectors BLOB NOT NULL);
     CREATE TABLE ${table}_codes (
       scope TEXT NOT NULL,
       rowid INTEGER NOT NULL,
@@ -58,6 +63,9 @@ export function dropVectorTables(db: Database, table: string): void {
 /** The vectors of one space: every call runs on the caller's connection (and inside its transaction). */
 export class SqliteVectors {
   private readonly coder: BinaryCoder;
+  /** Vectors per block, and the bytes of one. */
+  private readonly slots: number;
+  private readonly slotBytes: number;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -65,10 +73,12 @@ export class SqliteVectors {
     dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
+    this.slotBytes = dimension * 4;
+    this.slots = Math.max(1, Math.floor(BLOCK_BYTES / this.slotBytes));
   }
 
   add(rowid: bigint, scope: string, vector: Float32Array): void {
-    this.sql(`INSERT INTO ${this.table} (rowid, embedding) VALUES (?, ?)`).run(rowid, vectorBytes(vector));
+    this.placeInSlot(rowid, vectorBytes(vector));
     this.sql(`INSERT INTO ${this.table}_codes (scope, rowid, code) VALUES (?, ?, ?)`).run(
       scope,
       rowid,
@@ -76,10 +86,29 @@ export class SqliteVectors {
     );
   }
 
-  /** Removes a memory's vector (nothing when it has none). */
+  /** Removes a memory's vector (nothing when it has none): its slot is zeroed, an empty block goes. */
   remove(rowid: bigint, scope: string): void {
-    this.sql(`DELETE FROM ${this.table} WHERE rowid = ?`).run(rowid);
-    this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
+    const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
+    if (removed.changes === 0) return;
+    this.placeInSlot(rowid, Buffer.alloc(this.slotBytes));
+    this.sql(`DELETE FROM ${this.table} WHERE block = ? AND vectors = zeroblob(?)`).run(
+      rowid / BigInt(this.slots),
+      this.slots * this.slotBytes,
+    );
+  }
+
+  /** Writes `bytes` into the slot of `rowid`, creating its block (zeros elsewhere) when it has none. */
+  private placeInSlot(rowid: bigint, bytes: Buffer): void {
+    const block = rowid / BigInt(this.slots);
+    const offset = Number(rowid % BigInt(this.slots)) * this.slotBytes;
+    // `||` concatenates as text: cast back, so the column stays a blob of the same bytes.
+    const spliced = this.sql(
+      `UPDATE ${this.table} SET vectors = CAST(substr(vectors, 1, ?) || ? || substr(vectors, ?) AS BLOB) WHERE block = ?`,
+    ).run(offset, bytes, offset + bytes.length + 1, block);
+    if (spliced.changes > 0) return;
+    const fresh = Buffer.alloc(this.slots * this.slotBytes);
+    bytes.copy(fresh, offset);
+    this.sql(`INSERT INTO ${this.table} (block, vectors) VALUES (?, ?)`).run(block, fresh);
   }
 
   /**
@@ -95,31 +124,38 @@ export class SqliteVectors {
       .all(scope, this.coder.code(vector), Math.max(MIN_RESCORED, n * RESCORE_FACTOR)) as number[];
     if (candidates.length === 0) return [];
     return this.sql(
-      `SELECT rowid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table}
-       WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY distance, rowid LIMIT ?`,
+      `SELECT c.value AS rowid, vec_distance_cosine(${this.slotOf('c.value')}, ?) AS distance
+       FROM json_each(?) c CROSS JOIN ${this.table} b ON b.block = c.value / ${this.slots}
+       ORDER BY distance, rowid LIMIT ?`,
     ).all(vectorBytes(vector), JSON.stringify(candidates), n) as Neighbour[];
+  }
+
+  /** SQL reading the exact vector of the rowid `rowid` from its block `b`. */
+  private slotOf(rowid: string): string {
+    return `substr(b.vectors, (${rowid} % ${this.slots}) * ${this.slotBytes} + 1, ${this.slotBytes})`;
   }
 
   /** The exact nearest vectors by a scan of every one of the owner's vectors (the floor the bench compares with). */
   nearestExact(scope: string, vector: Float32Array, n: number): Neighbour[] {
     return this.sql(
-      `SELECT v.rowid, vec_distance_cosine(v.embedding, ?) AS distance
-       FROM ${this.table}_codes c JOIN ${this.table} v ON v.rowid = c.rowid
-       WHERE c.scope = ? ORDER BY distance, v.rowid LIMIT ?`,
+      `SELECT c.rowid, vec_distance_cosine(${this.slotOf('c.rowid')}, ?) AS distance
+       FROM ${this.table}_codes c CROSS JOIN ${this.table} b ON b.block = c.rowid / ${this.slots}
+       WHERE c.scope = ? ORDER BY distance, c.rowid LIMIT ?`,
     ).all(vectorBytes(vector), scope, n) as Neighbour[];
   }
 
   /** Cosine distance between a stored vector and `vector`; undefined when the memory has none. */
   distance(rowid: bigint, vector: Float32Array): number | undefined {
-    const row = this.sql(`SELECT vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} WHERE rowid = ?`).get(
-      vectorBytes(vector),
-      rowid,
-    ) as { distance: number } | undefined;
-    return row?.distance;
+    const row = this.sql(
+      `SELECT CASE WHEN slot = zeroblob(${this.slotBytes}) THEN NULL ELSE vec_distance_cosine(slot, ?) END AS distance
+       FROM (SELECT ${this.slotOf('?')} AS slot FROM ${this.table} b WHERE b.block = ?)`,
+    ).get(vectorBytes(vector), rowid, rowid / BigInt(this.slots)) as { distance: number | null } | undefined;
+    return row?.distance ?? undefined;
   }
 
+  /** Memories holding a vector. */
   count(): number {
-    return this.sql(`SELECT count(*) FROM ${this.table}`).pluck().get() as number;
+    return this.sql(`SELECT count(*) FROM ${this.table}_codes`).pluck().get() as number;
   }
 }
 
