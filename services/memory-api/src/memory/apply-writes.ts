@@ -1,8 +1,9 @@
 import type { MemoryRecord, WriteResult } from '@hindsight/memory-model';
 import { decideAgain } from './decide-again.ts';
+import type { PreparedItem } from './prepare.ts';
 import { reconcileSemantic } from './reconcile.ts';
 import { DuplicateContentError, type MemoryUpdate, type NewMemory, StaleWriteError } from './store-port.ts';
-import type { PreparedItem, WriteDeps } from './write.ts';
+import type { WriteDeps } from './write.ts';
 
 const isConcurrentChange = (error: unknown) =>
   error instanceof StaleWriteError || error instanceof DuplicateContentError;

@@ -14,8 +14,9 @@ import {
 import { z } from 'zod';
 import { PROFILE_CATEGORY, profileHash } from '../users/profile.ts';
 import { type GuardPolicy, guardContent } from './guard.ts';
+import { cappedConfidence } from './prepare.ts';
 import { DuplicateContentError, IdTakenError, type MemoryFilter, type MemoryStore } from './store-port.ts';
-import { cappedConfidence, type WriteSettings } from './write.ts';
+import type { WriteSettings } from './write.ts';
 
 /** Records read per store page while exporting, and lines validated and committed per import chunk. */
 export const TRANSFER_CHUNK = 500;
