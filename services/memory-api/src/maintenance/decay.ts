@@ -2,6 +2,7 @@ import type { DecayResult } from '@hindsight/jobs';
 import type { MemoryRecord } from '@hindsight/memory-model';
 import { decideAgain } from '../memory/decide-again.ts';
 import { forgetExpired } from '../memory/forget.ts';
+import { archive } from '../memory/manage.ts';
 import { type MemoryStore, type MemoryUpdate, StaleWriteError } from '../memory/store-port.ts';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
 
@@ -124,15 +125,8 @@ function decayChanges(records: readonly MemoryRecord[], now: number, settings: D
     const weight = Math.round(decayWeight(record, now, settings) * 10_000) / 10_000;
     if (weight < settings.archiveBelow) {
       const next = structuredClone(record);
-      next.status = 'archived';
+      archive(next, at, `decay weight ${weight} below ${settings.archiveBelow}`);
       next.decay_weight = weight;
-      next.updated_at = at;
-      next.history.push({
-        at,
-        action: 'archived',
-        content: record.content,
-        note: `decay weight ${weight} below ${settings.archiveBelow}`,
-      });
       changes.updates.push({ record: next });
       changes.archived += 1;
     } else if (Math.abs(weight - record.decay_weight) >= REWEIGHT_EPSILON) {

@@ -10,7 +10,7 @@ import {
 } from '@hindsight/memory-model';
 import { z } from 'zod';
 import { decideAgain } from './decide-again.ts';
-import { commitChanges, getMemory, type ManageDeps, reactivate } from './manage.ts';
+import { archive, commitChanges, getMemory, type ManageDeps, reactivate } from './manage.ts';
 import { type MemoryFilter, type MemoryStore, type MemoryUpdate, StaleWriteError } from './store-port.ts';
 
 /**
@@ -239,15 +239,7 @@ function successorGone(
   } else if (successor === 'active') {
     reactivate(next, at, `the memory that superseded it (${deleted}) was deleted`);
   } else {
-    next.status = 'archived';
-    next.superseded_by = null;
-    next.updated_at = at;
-    next.history.push({
-      at,
-      action: 'archived',
-      content: next.content,
-      note: `the memory that superseded it (${deleted}) was deleted after its retention`,
-    });
+    archive(next, at, `the memory that superseded it (${deleted}) was deleted after its retention`);
   }
   return next;
 }

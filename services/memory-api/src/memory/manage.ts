@@ -164,6 +164,14 @@ export function reactivate(next: MemoryRecord, at: string, note: string): void {
   next.history.push({ at, action: 'restored', content: next.content, note });
 }
 
+/** Takes a memory out of search, restorable (decay, or the hand-over of a memory deleted after its retention). */
+export function archive(next: MemoryRecord, at: string, note: string): void {
+  next.status = 'archived';
+  next.superseded_by = null;
+  next.updated_at = at;
+  next.history.push({ at, action: 'archived', content: next.content, note });
+}
+
 /** Brings an archived, superseded or quarantined memory back into search (under its owner's lock). */
 export async function restoreMemory(
   deps: ManageDeps,

@@ -68,6 +68,22 @@ async function seeAttr(locator: Locator, name: string, value: string, options: {
   await expect.poll(() => locator.first().getAttribute(name), { ...WAIT, ...options }).toBe(value);
 }
 
+/** Two turns of a session in which the user tells of a shellfish allergy (working memory, not yet consolidated). */
+async function tellShellfishAllergy(userId: string, sessionId: string): Promise<void> {
+  const turns = await t.app.inject({
+    method: 'POST',
+    url: `/v1/sessions/${sessionId}/turns`,
+    headers: acme,
+    payload: {
+      turns: [
+        { user_id: userId, role: 'user', content: 'I am allergic to shellfish, please remember that.' },
+        { user_id: userId, role: 'assistant', content: 'Noted: no shellfish.' },
+      ],
+    },
+  });
+  expect(turns.statusCode).toBe(201);
+}
+
 async function store(body: object, headers = acme): Promise<{ id: string; status: string }> {
   const response = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload: body });
   expect(response.statusCode, response.body).toBeLessThan(300);
@@ -145,18 +161,7 @@ describeWithBrowser(
         { content: 'Gus of globex likes opera', memory_type: 'preference', user_id: 'gus' },
         auth('key-globex'),
       );
-      const turns = await t.app.inject({
-        method: 'POST',
-        url: '/v1/sessions/maria-s1/turns',
-        headers: acme,
-        payload: {
-          turns: [
-            { user_id: 'maria', role: 'user', content: 'I am allergic to shellfish, please remember that.' },
-            { user_id: 'maria', role: 'assistant', content: 'Noted: no shellfish.' },
-          ],
-        },
-      });
-      expect(turns.statusCode).toBe(201);
+      await tellShellfishAllergy('maria', 'maria-s1');
 
       browser = await launchChromium();
     }, 120_000);
@@ -304,18 +309,7 @@ describeWithBrowser(
         user_id: 'sofia',
         occurred_at: new Date(Date.now() - 86_400_000).toISOString(),
       });
-      const turns = await t.app.inject({
-        method: 'POST',
-        url: '/v1/sessions/sofia-s1/turns',
-        headers: acme,
-        payload: {
-          turns: [
-            { user_id: 'sofia', role: 'user', content: 'I am allergic to shellfish, please remember that.' },
-            { user_id: 'sofia', role: 'assistant', content: 'Noted: no shellfish.' },
-          ],
-        },
-      });
-      expect(turns.statusCode).toBe(201);
+      await tellShellfishAllergy('sofia', 'sofia-s1');
       const page = await newPage();
       await logIn(page, 'key-acme');
       await page.locator('tr[data-user="sofia"]').getByRole('button', { name: 'sofia' }).click();

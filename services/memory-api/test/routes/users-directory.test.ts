@@ -5,13 +5,14 @@ let t: TestApp;
 const acme = auth('key-acme');
 const globex = auth('key-globex');
 
+async function write(payload: object, headers = acme): Promise<{ id: string }> {
+  const response = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
 beforeAll(async () => {
   t = await startTestApp(TENANT_KEYS);
-  const write = async (payload: object, headers = acme) => {
-    const response = await t.app.inject({ method: 'POST', url: '/v1/memories', headers, payload });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as { id: string };
-  };
   await write({ content: 'Ana likes green tea', memory_type: 'preference', user_id: 'ana' });
   await write({ content: 'Ana is allergic to peanuts', memory_type: 'fact', user_id: 'ana' });
   await write({ content: 'Ana asked about flights to Porto', memory_type: 'episodic', user_id: 'ana' });
@@ -99,13 +100,7 @@ describe('GET /v1/users/:id/sessions', () => {
 describe('POST /v1/forget dry run', () => {
   it('previews the memories that would go and changes nothing; the confirmed run forgets them', async () => {
     // A user of its own (forgotten whole by the end), so the directory tests count the same in any order.
-    const written = await t.app.inject({
-      method: 'POST',
-      url: '/v1/memories',
-      headers: acme,
-      payload: { content: 'Cleo likes green tea', memory_type: 'preference', user_id: 'cleo' },
-    });
-    expect(written.statusCode).toBe(201);
+    await write({ content: 'Cleo likes green tea', memory_type: 'preference', user_id: 'cleo' });
     const forget = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/forget', headers: acme, payload });
     const preview = (await forget({ user_id: 'cleo', categories: ['preference'], dry_run: true })).json();
     expect(preview).toMatchObject({ count: 1, dry_run: true });

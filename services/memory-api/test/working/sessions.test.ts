@@ -28,6 +28,26 @@ async function callOn(
   return { status: response.statusCode, body: response.json() };
 }
 
+type Call = (
+  method: Method,
+  url: string,
+  payload?: object,
+  headers?: Record<string, string>,
+) => ReturnType<typeof callOn>;
+
+/**
+ * Runs `steps` on an app of its own: decay runs for the whole tenant at a later time, so no other
+ * test's memories age with it.
+ */
+async function onAppOfItsOwn(steps: (call: Call) => Promise<void>): Promise<void> {
+  const own = await startTestApp(TENANT_KEYS);
+  try {
+    await steps((method, url, payload, headers) => callOn(own, method, url, payload, headers));
+  } finally {
+    await own.close();
+  }
+}
+
 /** A request to the app the tests of this file share. */
 const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
   callOn(t, method, url, payload, headers);
@@ -350,11 +370,7 @@ describe('service access and maintenance', () => {
   });
 
   it('decays by category: archives faded memories (restorable), deletes them after retention', async () => {
-    // Decay runs for the whole tenant, 200 days ahead: on an app of its own, so no other test's memories age.
-    const own = await startTestApp(TENANT_KEYS);
-    const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
-      callOn(own, method, url, payload, headers);
-    try {
+    await onAppOfItsOwn(async (call) => {
       const decision = await call('POST', '/store', {
         content: 'Gina decided to use Postgres',
         memory_type: 'decision',
@@ -392,16 +408,11 @@ describe('service access and maintenance', () => {
       const final = await call('POST', '/admin/maintenance/decay', { now: later(200) }, admin);
       expect(final.body.deleted).toBeGreaterThanOrEqual(1);
       expect((await call('GET', `/v1/memories/${decision.body.id}`)).status).toBe(404);
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   it('hands what a memory deleted after its retention had superseded on as archived, never superseded by a missing id', async () => {
-    const own = await startTestApp(TENANT_KEYS);
-    const call = (method: Method, url: string, payload?: object, headers?: Record<string, string>) =>
-      callOn(own, method, url, payload, headers);
-    try {
+    await onAppOfItsOwn(async (call) => {
       const berlin = await call('POST', '/store', {
         content: 'Hana lives in Berlin',
         memory_type: 'fact',
@@ -431,8 +442,6 @@ describe('service access and maintenance', () => {
       // It fades after it: gone once its own retention has passed.
       expect((await call('POST', '/admin/maintenance/decay', { now: later(250) }, admin)).body.deleted).toBe(1);
       expect((await call('GET', `/v1/memories/${berlin.body.id}`)).status).toBe(404);
-    } finally {
-      await own.close();
-    }
+    });
   });
 });
