@@ -1,9 +1,5 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
-import {
-  type ColumnCodec,
-  rowToRecord as columnsToRecord,
-  recordToValues as recordToColumns,
-} from '../memory-columns.ts';
+import { type ColumnCodec, columnKind, MEMORY_COLUMNS, recordToValues as recordToColumns } from '../memory-columns.ts';
 
 /** The `memories` table row: times as epoch ms, JSON fields as text. */
 export interface MemoryRow {
@@ -44,8 +40,27 @@ const SQLITE_COLUMNS: ColumnCodec = {
   tags: { encode: (tags) => JSON.stringify(tags), decode: (text: string) => JSON.parse(text) },
 };
 
-export function rowToRecord(row: MemoryRow): MemoryRecord {
-  return columnsToRecord(row, SQLITE_COLUMNS);
+/**
+ * The record's columns as a select list, in `COLUMNS` order: a statement reading them in raw mode
+ * (values by position, `recordFromValues`) skips building an object keyed by every column name
+ * for each row and finding each column's decoder again (a search reads ~70 rows: ~0.95 → ~0.58 ms).
+ */
+export const RECORD_SELECT = MEMORY_COLUMNS.map((column) => `m.${column}`).join(', ');
+
+const DECODERS: ReadonlyArray<((stored: never) => unknown) | undefined> = MEMORY_COLUMNS.map((column) => {
+  const kind = columnKind(column);
+  return kind === 'value' ? undefined : (SQLITE_COLUMNS[kind].decode as (stored: never) => unknown);
+});
+
+/** The record of a raw row of `RECORD_SELECT` (values after the record's are ignored). */
+export function recordFromValues(values: readonly unknown[]): MemoryRecord {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < MEMORY_COLUMNS.length; i++) {
+    const stored = values[i];
+    const decode = DECODERS[i];
+    record[MEMORY_COLUMNS[i] as string] = stored === null || decode === undefined ? stored : decode(stored as never);
+  }
+  return record as MemoryRecord;
 }
 
 /** Column values in the order of `COLUMNS` (without rowid). */

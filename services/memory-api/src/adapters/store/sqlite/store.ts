@@ -39,7 +39,7 @@ import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequenc
 import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { filterToSql } from './filter-sql.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
-import { COLUMNS, type MemoryRow, recordToValues, rowToRecord } from './rows.ts';
+import { COLUMNS, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 import { dropVectorTables, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 import { GroupSync, walFlusher } from './wal-sync.ts';
@@ -278,11 +278,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
 
   async nextToReindex(limit: number): Promise<MemoryRecord[]> {
     const { after } = this.reindexRun();
-    const rows = this.sql('SELECT * FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?').all(
+    const rows = this.records(`SELECT ${RECORD_SELECT} FROM memories m WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`).all(
       after,
       limit,
-    ) as MemoryRow[];
-    return rows.map(rowToRecord);
+    ) as unknown[][];
+    return rows.map(recordFromValues);
   }
 
   async writeReindexed(batch: readonly NewMemory[]): Promise<void> {
@@ -437,19 +437,21 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 
   async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
-    const row = this.sql('SELECT * FROM memories WHERE id = ? AND tenant = ?').get(id, tenant) as MemoryRow | undefined;
-    return row ? rowToRecord(row) : undefined;
+    const row = this.records(`SELECT ${RECORD_SELECT} FROM memories m WHERE m.id = ? AND m.tenant = ?`).get(
+      id,
+      tenant,
+    ) as unknown[] | undefined;
+    return row ? recordFromValues(row) : undefined;
   }
 
   async getMany(tenant: string, ids: readonly string[]): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
     // `+tenant`: without it SQLite picks a tenant index and scans every row of the tenant
     // (15+ ms at 100k memories) instead of looking the ids up in the unique id index.
-    const rows = this.sql(`SELECT * FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}`).all(
-      tenant,
-      JSON.stringify(ids),
-    ) as MemoryRow[];
-    return rows.map(rowToRecord);
+    const rows = this.records(
+      `SELECT ${RECORD_SELECT} FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
+    ).all(tenant, JSON.stringify(ids)) as unknown[][];
+    return rows.map(recordFromValues);
   }
 
   async findActiveByHash(
@@ -459,20 +461,19 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     contentHash: string,
   ): Promise<MemoryRecord | undefined> {
     const row = this.sql(
-      `SELECT * FROM memories WHERE tenant = ? AND user_id = ? AND layer = ? AND content_hash = ? AND status = 'active'`,
-    ).get(tenant, userId, layer, contentHash) as MemoryRow | undefined;
-    return row ? rowToRecord(row) : undefined;
+      `SELECT ${RECORD_SELECT} FROM memories m
+       WHERE m.tenant = ? AND m.user_id = ? AND m.layer = ? AND m.content_hash = ? AND m.status = 'active'`,
+    ).get(tenant, userId, layer, contentHash) as unknown[] | undefined;
+    return row ? recordFromValues(row) : undefined;
   }
 
   async list(filter: MemoryFilter, limit: number, cursor?: string): Promise<Page<MemoryRecord>> {
     const { where, params } = filterToSql(filter);
     const after = cursor === undefined ? 0 : Number(decodeSequenceCursor(cursor));
-    const rows = this.sql(`SELECT m.* FROM memories m WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`).all(
-      ...params,
-      after,
-      limit + 1,
-    ) as MemoryRow[];
-    return pageBySequence(rows, limit, rowToRecord, (row) => row.rowid);
+    const rows = this.records(
+      `SELECT ${RECORD_SELECT}, m.rowid FROM memories m WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+    ).all(...params, after, limit + 1) as unknown[][];
+    return pageBySequence(rows, limit, recordFromValues, (row) => row[COLUMNS.length] as number);
   }
 
   async listIds(filter: MemoryFilter, limit: number): Promise<string[]> {
@@ -775,6 +776,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private database(): Database {
     if (!this.db) throw new Error('store is not open');
     return this.db;
+  }
+
+  /** A statement reading `RECORD_SELECT` rows as values by position (`recordFromValues`). */
+  private records(source: string): Statement {
+    return this.sql(source).raw(true);
   }
 
   private sql(source: string): Statement {
