@@ -113,6 +113,8 @@ export const MemoryApiEnv = z
     /** BM25 of the keyword index: term-frequency saturation and length normalisation. */
     RANK_BM25_K1: env.number(DEFAULT_KEYWORD_RANKING.k1, 0),
     RANK_BM25_B: env.number(DEFAULT_KEYWORD_RANKING.b, 0, 1),
+    /** How much a query word common in English ("work", "old", "part") loses of its keyword weight, 0..1. */
+    RANK_COMMON_WORD_DISCOUNT: env.number(DEFAULT_KEYWORD_RANKING.commonWordDiscount, 0, 1),
     /** Turn context: how many turns before and after an episodic turn of a session are indexed with it. */
     TURN_CONTEXT_BEFORE: env.int(DEFAULT_TURN_CONTEXT.before, 0, 10),
     TURN_CONTEXT_AFTER: env.int(DEFAULT_TURN_CONTEXT.after, 0, 10),

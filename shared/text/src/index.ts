@@ -1,4 +1,5 @@
 export { analyzeText, type TextToken } from './analyze.ts';
+export { termCommonness } from './common-words.ts';
 export { type Bm25Parameters, bm25Score, bm25Weights, DEFAULT_BM25, termFrequencies } from './bm25.ts';
 export { stem } from './stem.ts';
 export { CJK_STOP_CHARS, ENGLISH_STOP_WORDS } from './stop-words.ts';

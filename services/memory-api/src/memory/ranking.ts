@@ -46,7 +46,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   turnDenseWeight: 0.5,
   agreement: 0.5,
   keywordDominance: 0.8,
-  backgroundSigmas: 1,
+  backgroundSigmas: 0.75,
   confidence: 0.1,
   recency: 0.1,
   recencyHalfLifeDays: 30,

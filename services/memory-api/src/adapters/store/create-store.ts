@@ -19,7 +19,12 @@ export function createMemoryStore(
   purpose: StorePurpose = 'serve',
 ): MemoryStore & ReindexableStore {
   const keywords = {
-    keywordRanking: { k1: config.RANK_BM25_K1, b: config.RANK_BM25_B, contextWeight: config.RANK_TURN_CONTEXT_WEIGHT },
+    keywordRanking: {
+      k1: config.RANK_BM25_K1,
+      b: config.RANK_BM25_B,
+      contextWeight: config.RANK_TURN_CONTEXT_WEIGHT,
+      commonWordDiscount: config.RANK_COMMON_WORD_DISCOUNT,
+    },
     turnContext: { before: config.TURN_CONTEXT_BEFORE, after: config.TURN_CONTEXT_AFTER },
   };
   if (config.VECTOR_STORE === 'qdrant') {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Bm25Parameters, bm25Score, bm25Weights, DEFAULT_BM25 } from '@hindsight/text';
+import { type Bm25Parameters, bm25Score, bm25Weights, DEFAULT_BM25, termCommonness } from '@hindsight/text';
 import type { Candidate } from '../../memory/store-port.ts';
 
 /**
@@ -28,9 +28,21 @@ export interface OwnerStatistics {
 export interface KeywordRanking extends Bm25Parameters {
   /** How much a context term counts against an own term (BM25F field weight), 0..1. */
   contextWeight: number;
+  /**
+   * How much a query term that is common in English (see `termCommonness`) loses of its weight,
+   * 0..1: a memory matching only "work" or "old" of a question is weak evidence, however rare
+   * those words are among the owner's memories. The score is still divided by the undiscounted
+   * query weight, so such a match scores low, not merely lower than a rare word's.
+   */
+  commonWordDiscount: number;
 }
 
-export const DEFAULT_KEYWORD_RANKING: KeywordRanking = { ...DEFAULT_BM25, b: 0.5, contextWeight: 0.3 };
+export const DEFAULT_KEYWORD_RANKING: KeywordRanking = {
+  ...DEFAULT_BM25,
+  b: 0.5,
+  contextWeight: 0.3,
+  commonWordDiscount: 0.6,
+};
 
 /**
  * Ranks a store's keyword matches by BM25 with one owner's statistics — what a BM25 over that
@@ -78,9 +90,12 @@ export function rankCountedKeywordMatches(
   ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
 ): Candidate[] {
   if (matches.length === 0) return [];
-  const weights = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
-  const queryWeight = [...weights.values()].reduce((sum, w) => sum + w, 0);
+  const idf = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
+  const queryWeight = [...idf.values()].reduce((sum, w) => sum + w, 0);
   if (queryWeight <= 0) return [];
+  const weights = new Map(
+    [...idf].map(([term, w]) => [term, w * (1 - ranking.commonWordDiscount * termCommonness(term))]),
+  );
   const averageLength = matches.reduce((sum, f) => sum + f.length, 0) / matches.length;
   return matches
     .map(({ id, frequencies, length }) => ({
