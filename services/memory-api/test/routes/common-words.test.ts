@@ -40,16 +40,19 @@ afterAll(async () => {
 });
 
 describe('common words in a question', () => {
-  it.each(QUESTIONS)('"%s" finds the fact that answers it first, not one sharing an everyday word', async (question, answer) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/retrieve',
-      payload: { query: question, user_id: 'mira' },
-    });
-    expect(response.statusCode).toBe(200);
-    const results = (response.json() as { results: Array<{ content: string }> }).results;
-    expect(results[0]?.content).toBe(answer);
-  });
+  it.each(QUESTIONS)(
+    '"%s" finds the fact that answers it first, not one sharing an everyday word',
+    async (question, answer) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/retrieve',
+        payload: { query: question, user_id: 'mira' },
+      });
+      expect(response.statusCode).toBe(200);
+      const results = (response.json() as { results: Array<{ content: string }> }).results;
+      expect(results[0]?.content).toBe(answer);
+    },
+  );
 
   it('still finds a fact by a common word when nothing else matches it', async () => {
     const response = await t.app.inject({
