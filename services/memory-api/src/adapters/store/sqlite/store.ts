@@ -460,7 +460,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     layer: Layer,
     contentHash: string,
   ): Promise<MemoryRecord | undefined> {
-    const row = this.sql(
+    const row = this.records(
       `SELECT ${RECORD_SELECT} FROM memories m
        WHERE m.tenant = ? AND m.user_id = ? AND m.layer = ? AND m.content_hash = ? AND m.status = 'active'`,
     ).get(tenant, userId, layer, contentHash) as unknown[] | undefined;
