@@ -6,7 +6,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
  * plain BM25 over those memories weighs them like names: "Is she taking music lessons?" found
  * "… takes medication …" first, "What qualification is she working towards?" the fact that
  * mentions work. Through /retrieve on the real app, the fact that answers the question comes
- * first, and a common word still finds a fact when it is the question's only match.
+ * first, and a common word still finds a fact when it is the question's only match
+ * (RANK_COMMON_WORD_DISCOUNT=0.6; the default 0 ranks by plain BM25 weights).
  */
 const FACTS = [
   'Mira is learning to play the cello.',
@@ -25,7 +26,7 @@ const QUESTIONS: Array<[question: string, answer: string]> = [
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ RANK_COMMON_WORD_DISCOUNT: '0.6' });
   for (const content of FACTS) {
     const response = await t.app.inject({
       method: 'POST',
