@@ -79,14 +79,29 @@ describe('memory-api with the embedder service as two processes', () => {
   });
 
   it('refuses to start on a store built with another embedding dimension, saying how to re-index', async () => {
-    await embedder?.stop();
-    embedder = await spawnService('embedder', { PORT: String(embedderPort), EMBEDDINGS_DIM: '256' });
-    api = await spawnService('memory-api', apiEnv(), { waitReady: false });
-    const code = await Promise.race([api.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
-    if (code === 'hung') await api.stop('SIGKILL');
-    expect(code).toBe(1);
-    expect(api.output()).toMatch(/dimension 512/);
-    expect(api.output()).toMatch(/dimension 256/);
-    expect(api.output()).toMatch(/re-index/);
+    // A store and embedder of its own, built at 512 dimensions here: the test holds in any order.
+    const ownDir = await mkdtemp(join(tmpdir(), 'hindsight-dimension-'));
+    const port = await freePort();
+    const env = { ...apiEnv(), DATA_DIR: ownDir, EMBEDDER_URL: `http://127.0.0.1:${port}` };
+    const wide = await spawnService('embedder', { PORT: String(port) });
+    const built = await spawnService('memory-api', env);
+    await built.stop();
+    await wide.stop();
+    const narrow = await spawnService('embedder', { PORT: String(port), EMBEDDINGS_DIM: '256' });
+    try {
+      const refused = await spawnService('memory-api', env, { waitReady: false });
+      const code = await Promise.race([
+        refused.exited,
+        new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000)),
+      ]);
+      if (code === 'hung') await refused.stop('SIGKILL');
+      expect(code).toBe(1);
+      expect(refused.output()).toMatch(/dimension 512/);
+      expect(refused.output()).toMatch(/dimension 256/);
+      expect(refused.output()).toMatch(/re-index/);
+    } finally {
+      await narrow.stop();
+      await rm(ownDir, { recursive: true, force: true });
+    }
   });
 });
