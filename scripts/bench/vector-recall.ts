@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import type { Embedder } from '@hindsight/embedding';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { SqliteVectors, vectorScope } from '../../services/memory-api/src/adapters/store/sqlite/vectors.ts';
+import {
+  preparedOnce,
+  SqliteVectors,
+  vectorScope,
+} from '../../services/memory-api/src/adapters/store/sqlite/vectors.ts';
 import { type LatencyFigures, summariseLatency } from './http-client.ts';
 
 export interface VectorRecallFigures {
@@ -31,19 +35,7 @@ export async function measureVectorRecall(options: {
     sqliteVec.load(db);
     db.pragma('mmap_size = 268435456');
     const table = db.prepare("SELECT value FROM store_meta WHERE key = 'vector_table'").pluck().get() as string;
-    const statements = new Map<string, ReturnType<typeof db.prepare>>();
-    const vectors = new SqliteVectors(
-      (source) => {
-        let statement = statements.get(source);
-        if (!statement) {
-          statement = db.prepare(source);
-          statements.set(source, statement);
-        }
-        return statement;
-      },
-      table,
-      options.embedder.dimension,
-    );
+    const vectors = new SqliteVectors(preparedOnce(db), table, options.embedder.dimension);
     const owner = vectorScope(options.tenant ?? 'default', options.userId);
     const quantised: number[] = [];
     const exact: number[] = [];

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
+import { preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each.
@@ -154,19 +154,7 @@ function moveVectorsOutOfVec0(db: Database, vec0Table: string, dimension: number
   if (!generation) throw new Error(`store_meta names an unknown vector table "${vec0Table}"`);
   const table = `memory_vectors${generation[1] ?? ''}`;
   db.exec(vectorTablesDefinition(table));
-  const statements = new Map<string, ReturnType<Database['prepare']>>();
-  const vectors = new SqliteVectors(
-    (source) => {
-      let statement = statements.get(source);
-      if (!statement) {
-        statement = db.prepare(source);
-        statements.set(source, statement);
-      }
-      return statement;
-    },
-    table,
-    dimension,
-  );
+  const vectors = new SqliteVectors(preparedOnce(db), table, dimension);
   const owners = db.prepare('SELECT rowid, tenant, user_id FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?');
   // A point lookup per rowid: vec0 answers those from its rowid index.
   const embedding = db.prepare(`SELECT embedding FROM ${vec0Table} WHERE rowid = ?`).pluck();

@@ -60,6 +60,19 @@ export function dropVectorTables(db: Database, table: string): void {
   db.exec(`DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}_codes;`);
 }
 
+/** A statement source → prepared statement function for `db` that prepares each source once. */
+export function preparedOnce(db: Database): (source: string) => Statement {
+  const statements = new Map<string, Statement>();
+  return (source) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = db.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+}
+
 /** The vectors of one space: every call runs on the caller's connection (and inside its transaction). */
 export class SqliteVectors {
   private readonly coder: BinaryCoder;
