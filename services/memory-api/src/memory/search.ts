@@ -12,16 +12,11 @@ import {
 import { keywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
 import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
+import { type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
-import {
-  denseRelevance,
-  finalScore,
-  fuseRelevance,
-  type RankingWeights,
-  recencyWeight,
-  type SimilarityBackground,
-} from './ranking.ts';
+import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
+import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
 import type { Candidate, MemoryStore, SearchScope } from './store-port.ts';
@@ -60,8 +55,6 @@ export interface SearchDeps {
   onReturned?: (tenant: string, ids: string[]) => void;
 }
 
-const TIMED_OUT = Symbol('timed out');
-
 /**
  * Loading the records of candidates already found gets this long even past the deadline: without
  * them there is nothing to answer, and a store that works answers far sooner; one that hangs does
@@ -71,8 +64,6 @@ const RECORDS_GRACE_MS = 50;
 
 /** The profile summary is loaded by the agent; a search returns it only when asked for by category. */
 const PROFILE_CATEGORY = 'profile';
-
-type Ranked = SearchHit & { supersededBy: string | null; relevance: number };
 
 /** A read path bound to its dependencies (the query-embedding circuit and background live across searches). */
 export type SearchMemories = (tenant: string, request: SearchRequest) => Promise<SearchResponse>;
@@ -99,40 +90,18 @@ async function searchMemories(
 ): Promise<SearchResponse> {
   const started = performance.now();
   const now = Date.now();
-  const deadline = started + (request.deadline_ms ?? deps.settings.deadlineMs);
-  const { ranking } = deps.settings;
+  const deadline = new SearchDeadline(started + (request.deadline_ms ?? deps.settings.deadlineMs), deps.log);
+  const beforeDeadline = <T>(work: Promise<T>, graceMs = 0) => deadline.race(work, graceMs);
   const minScore = request.min_score ?? deps.settings.minScore;
-  let timedOut = false;
-  const beforeDeadline = async <T>(work: Promise<T>, graceMs = 0): Promise<T | typeof TIMED_OUT> => {
-    const remaining = Math.max(deadline - performance.now(), graceMs);
-    let timer: NodeJS.Timeout | undefined;
-    // Past the deadline a step that has already finished still counts: race it against an expiry that is due now.
-    const expiry =
-      remaining <= 0
-        ? Promise.resolve(TIMED_OUT)
-        : new Promise<typeof TIMED_OUT>((resolve) => {
-            timer = setTimeout(() => resolve(TIMED_OUT), remaining);
-          });
-    try {
-      const outcome = await Promise.race([work, expiry]);
-      if (outcome === TIMED_OUT) {
-        timedOut = true;
-        work.catch((error: unknown) => deps.log.warn({ err: error }, 'search step failed after the deadline'));
-      }
-      return outcome;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 
   const scope = buildScope(tenant, request, now);
   const perSource = Math.max(request.top_k * deps.settings.candidateFactor, 20);
   // Settled at once: a keyword failure while the query is being embedded is this search's error,
   // thrown below, never an unhandled rejection.
   const keywordWork = settle(deps.store.keywordSearch(scope, keywordTokens(request.query), perSource));
-  const embedded = await shared.queryEmbedding.embed(request.query, deadline - performance.now());
+  const embedded = await shared.queryEmbedding.embed(request.query, deadline.remaining());
   const queryVector = 'vector' in embedded ? embedded.vector : undefined;
-  if ('skipped' in embedded && embedded.skipped === 'deadline') timedOut = true;
+  if ('skipped' in embedded && embedded.skipped === 'deadline') deadline.timedOut = true;
 
   const [dense, keyword, session, background] = await Promise.all([
     queryVector ? beforeDeadline(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
@@ -158,54 +127,30 @@ async function searchMemories(
     storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
   const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
-  const turnEvidence = (record: MemoryRecord) =>
-    isSessionTurn(record) ? { turn: { focus: focus?.(record) ?? 1 } } : {};
 
-  const rank = (
-    hit: Omit<SearchHit, 'score' | 'scores'>,
-    evidence: {
-      similarity: number;
-      keyword: number;
-      confidence: number;
-      decayWeight: number;
-      /** A conversation turn (its own dense weight) and its dialogue focus; neither for working memory. */
-      turn?: { focus: number };
-    },
-  ): Omit<Ranked, 'supersededBy'> => {
-    const recency = recencyWeight(Date.parse(hit.occurred_at), now, ranking.recencyHalfLifeDays);
-    const similarityShare = evidence.turn ? ranking.turnDenseWeight : 1;
-    const dense = queryVector ? similarityShare * denseRelevance(evidence.similarity, queryBackground, ranking) : 0;
-    const relevance = fuseRelevance(dense, evidence.keyword, ranking, bestKeyword) * (evidence.turn?.focus ?? 1);
-    const score = finalScore(
-      relevance,
-      { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },
-      ranking,
-    );
-    return {
-      ...hit,
-      relevance,
-      score: round(score),
-      scores: {
-        similarity: round(evidence.similarity),
-        keyword: round(evidence.keyword),
-        recency: round(recency),
-        confidence: evidence.confidence,
-      },
-    };
+  const query: QueryEvidence = {
+    now,
+    ranking: deps.settings.ranking,
+    dense: queryVector !== undefined,
+    background: queryBackground,
+    bestKeyword,
   };
+  // A stored memory's evidence: its similarity (from the k-NN, or looked up below), its keyword
+  // score, and for a conversation turn its dialogue focus.
+  const storedEvidence = (record: MemoryRecord, sim: number): HitEvidence => ({
+    similarity: sim,
+    keyword: keywordScore.get(record.id) ?? 0,
+    confidence: record.confidence,
+    decayWeight: record.decay_weight,
+    ...(isSessionTurn(record) ? { turn: { focus: focus?.(record) ?? 1 } } : {}),
+  });
   const hits: Ranked[] = records.map((record) => ({
-    ...rank(toHit(record), {
-      similarity: similarity.get(record.id) ?? 0,
-      keyword: keywordScore.get(record.id) ?? 0,
-      confidence: record.confidence,
-      decayWeight: record.decay_weight,
-      ...turnEvidence(record),
-    }),
+    ...scoreHit(toHit(record), storedEvidence(record, similarity.get(record.id) ?? 0), query),
     supersededBy: record.superseded_by,
   }));
   for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
     hits.push({
-      ...rank(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }),
+      ...scoreHit(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }, query),
       supersededBy: null,
     });
   }
@@ -229,16 +174,7 @@ async function searchMemories(
       const byId = new Map(records.map((r) => [r.id, r]));
       for (const hit of missing) {
         const record = byId.get(hit.id) as MemoryRecord;
-        Object.assign(
-          hit,
-          rank(toHit(record), {
-            similarity: looked.get(hit.id) ?? 0,
-            keyword: keywordScore.get(hit.id) ?? 0,
-            confidence: record.confidence,
-            decayWeight: record.decay_weight,
-            ...turnEvidence(record),
-          }),
-        );
+        Object.assign(hit, scoreHit(toHit(record), storedEvidence(record, looked.get(hit.id) ?? 0), query));
       }
       sortByScore(hits);
     }
@@ -259,9 +195,9 @@ async function searchMemories(
     context: renderContext(kept),
     context_tokens: tokens,
     truncated,
-    timed_out: timedOut,
+    timed_out: deadline.timedOut,
     dense_skipped: queryVector === undefined,
-    took_ms: round(performance.now() - started),
+    took_ms: roundScore(performance.now() - started),
   };
 }
 
@@ -315,8 +251,4 @@ function settle<T>(work: Promise<T>): Promise<Settled<T>> {
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
