@@ -307,6 +307,7 @@ const ENDED_EN =
 const ENDED_ZH = /分手|离婚|分开了|离了婚/u;
 
 /** Partners, in the words RELATIVES_EN and RELATIVES_ZH use. */
+const PARTNERS_ZH = ['丈夫', '老公', '妻子', '老婆', '太太', '先生', '男朋友', '女朋友'];
 export const PARTNERS: ReadonlySet<string> = new Set([
   'husband',
   'wife',
@@ -315,14 +316,7 @@ export const PARTNERS: ReadonlySet<string> = new Set([
   'girlfriend',
   'fiance',
   'fiancee',
-  '丈夫',
-  '老公',
-  '妻子',
-  '老婆',
-  '太太',
-  '先生',
-  '男朋友',
-  '女朋友',
+  ...PARTNERS_ZH,
 ]);
 
 /** Words that say which single-valued attribute a statement is about, in either language: how its neighbours are found. */
@@ -635,14 +629,7 @@ const FILLERS_ZH = [
 const RELATIVES_ZH = [
   '女儿',
   '儿子',
-  '丈夫',
-  '老公',
-  '妻子',
-  '老婆',
-  '太太',
-  '先生',
-  '男朋友',
-  '女朋友',
+  ...PARTNERS_ZH,
   '妈妈',
   '母亲',
   '爸爸',
