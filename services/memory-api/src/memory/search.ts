@@ -91,7 +91,6 @@ async function searchMemories(
   const started = performance.now();
   const now = Date.now();
   const deadline = new SearchDeadline(started + (request.deadline_ms ?? deps.settings.deadlineMs), deps.log);
-  const beforeDeadline = <T>(work: Promise<T>, graceMs = 0) => deadline.race(work, graceMs);
   const minScore = request.min_score ?? deps.settings.minScore;
 
   const scope = buildScope(tenant, request, now);
@@ -104,12 +103,12 @@ async function searchMemories(
   if ('skipped' in embedded && embedded.skipped === 'deadline') deadline.timedOut = true;
 
   const [dense, keyword, session, background] = await Promise.all([
-    queryVector ? beforeDeadline(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
-    beforeDeadline(keywordWork),
+    queryVector ? deadline.race(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
+    deadline.race(keywordWork),
     deps.session && request.session_id
-      ? beforeDeadline(deps.session.search(tenant, request, queryVector))
+      ? deadline.race(deps.session.search(tenant, request, queryVector))
       : Promise.resolve([]),
-    queryVector ? beforeDeadline(shared.backgrounds.of(queryVector)) : undefined,
+    queryVector ? deadline.race(shared.backgrounds.of(queryVector)) : undefined,
   ]);
   if (keyword !== TIMED_OUT && !keyword.ok) throw keyword.error;
   const denseHits: Candidate[] = dense === TIMED_OUT ? [] : dense;
@@ -124,7 +123,7 @@ async function searchMemories(
   const bestKeyword = keywordHits.reduce((best, c) => Math.max(best, c.score), 0);
   const storedIds = [...new Set([...denseHits, ...keywordHits].map((c) => c.id))];
   const loaded =
-    storedIds.length > 0 ? await beforeDeadline(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
+    storedIds.length > 0 ? await deadline.race(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
   const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
 
@@ -163,7 +162,7 @@ async function searchMemories(
     .slice(0, request.top_k)
     .filter((h) => h.layer !== 'working' && !similarity.has(h.id) && h.score >= minScore);
   if (queryVector && missing.length > 0) {
-    const looked = await beforeDeadline(
+    const looked = await deadline.race(
       deps.store.similarities(
         tenant,
         missing.map((h) => h.id),
