@@ -425,8 +425,18 @@ async function measureSize(
     }),
   );
   const at = (i: number) => queries[(i + queries.length) % queries.length] as { query: string; userId: string };
-  const retrieve = (i: number) =>
-    client.post('/retrieve', { query: at(i).query, user_id: at(i).userId, top_k: plan.topK });
+  // Latency only counts answers that found something: every answer with no result is counted and printed.
+  const answers = { total: 0, empty: 0 };
+  const retrieve = async (i: number) => {
+    const answer = await client.post<{ results: unknown[] }>('/retrieve', {
+      query: at(i).query,
+      user_id: at(i).userId,
+      top_k: plan.topK,
+    });
+    answers.total += 1;
+    if (answer.results.length === 0) answers.empty += 1;
+    return answer;
+  };
 
   const before = await scrape(service.url);
   const oneClient = await measureLatency(retrieve, {
@@ -467,6 +477,7 @@ async function measureSize(
     `at ${size} memories (${plan.users} users, top_k ${plan.topK}):`,
     line('/retrieve, 1 client', oneClient),
     line(`/retrieve, ${plan.concurrency} clients`, concurrent),
+    `  /retrieve answers with no result: ${answers.empty} of ${answers.total}`,
     line('HTTP floor (bare Fastify), 1 client', floor.oneClient),
     line(`HTTP floor, ${plan.concurrency} clients`, floor.concurrent),
     line('raw store query (kNN+keyword+rows)', rawStore.storeQuery),
