@@ -1,11 +1,15 @@
 /**
  * npm run bench [-- --quick | --scale 1m] [--dim 512] [--embeddings builtin|openai] [--json path] [--html path]
- *                [--skip-embedder] [--store sqlite|postgres]
+ *                [--skip-embedder] [--store sqlite|postgres] [--in-process-embedder]
  *
- * Against a real memory-api process on loopback with the built-in embedder (temp DATA_DIR, unique
- * REDIS_PREFIX, no rate limit): single and batched ingest throughput; `/retrieve` latency
- * p50/p95/p99 under 1 and 16 concurrent clients at 10k and 100k memories over 100 users;
- * memory-api RSS; and, in the same run on the same data, the raw store query and a bare Fastify
+ * Against the default topology on loopback, wired as the launcher wires it (scripts/bench/suite.ts):
+ * a real memory-api process with EMBEDDER_URL pointing at a real embedder service process, the
+ * built-in embedder inside it (temp DATA_DIR, unique REDIS_PREFIX, no rate limit);
+ * `--in-process-embedder` runs memory-api alone, embedding in its own process. Single and batched
+ * ingest throughput; `/retrieve` latency p50/p95/p99 under 1 and 16 concurrent clients at 10k and
+ * 100k memories over 100 users; issue 18's mixed load (32 clients: 80 % `/retrieve`, 15 % single
+ * `/store`, 5 % session turns); memory-api's and the embedder's RSS; and, in the same run on the
+ * same data, the raw store query and a bare Fastify
  * route (the HTTP floor), with the ratios between them; bytes on disk per memory at each size; one
  * heavy owner (a single user holding many memories) with the recall@10 of the store's quantised
  * k-NN against an exact scan; bytes per memory when every memory has an owner of its own (2,000
@@ -25,12 +29,14 @@ import { parseArgs } from 'node:util';
 import { createProgress } from '@hindsight/cli/progress';
 import { BuiltinEmbedder } from '@hindsight/embedding';
 import { parsePrometheusText } from '@hindsight/metrics';
-import { freePort, REPO_ROOT, spawnMemoryApi, spawnService } from '@hindsight/testing';
+import { freePort, type MemoryApiProcess, REPO_ROOT, spawnService } from '@hindsight/testing';
 import { round } from '../eval/scoring.ts';
 import { chooseStore, parseStoreName, type StoreChoice } from '../eval/store-choice.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
+import { type MixedLoadFigures, measureMixedLoad } from './mixed-load.ts';
 import { measureRawStore, type RawStoreFigures } from './raw-store.ts';
 import { renderBenchHtml } from './report.ts';
+import { type BenchSuite, startSuite } from './suite.ts';
 import { measureVectorRecall } from './vector-recall.ts';
 import { Workload } from './workload.ts';
 
@@ -47,6 +53,9 @@ interface Plan {
   /** Memories of the one heavy owner, measured after the sizes, and the requests measured for it. */
   heavyOwner: number;
   heavyRequests: number;
+  /** Issue 18's mixed load: requests measured (after a warm-up) from this many clients. */
+  mixedRequests: number;
+  mixedConcurrency: number;
 }
 
 const FULL: Plan = {
@@ -61,6 +70,8 @@ const FULL: Plan = {
   topK: 10,
   heavyOwner: 100_000,
   heavyRequests: 300,
+  mixedRequests: 8000,
+  mixedConcurrency: 32,
 };
 const QUICK: Plan = {
   ...FULL,
@@ -71,6 +82,7 @@ const QUICK: Plan = {
   warmup: 30,
   heavyOwner: 5000,
   heavyRequests: 200,
+  mixedRequests: 1600,
 };
 const MILLION: Plan = { ...FULL, users: 10_000, sizes: [10_000, 100_000, 1_000_000] };
 
@@ -86,6 +98,8 @@ const TARGETS = {
   singleConcurrentPerSecond: 2000,
   diskBytesPerMemory: 4096,
   heavyOwnerRecallAt10: 0.98,
+  mixedPerSecond: 1100,
+  mixedRetrieveP95Ms: 40,
 };
 /** Issue 18's targets where they differ at the dimension hosted models return (1,536). */
 const TARGETS_1536 = { p50Ms: 3, diskBytesPerMemory: 8192 };
@@ -101,6 +115,10 @@ interface SizeResult {
   /** Mean ms per request of each stage inside memory-api, from its /metrics during the one-client run. */
   breakdownMs: Record<string, number>;
   rss?: { rssBytes: number; peakBytes: number };
+  /** The embedder service's RSS at the same moment (absent when memory-api embeds in process). */
+  embedderRss?: { rssBytes: number; peakBytes: number };
+  /** Issue 18's mixed load, run at the size the targets are read at. */
+  mixed?: MixedLoadFigures;
   /** The store's files (database, WAL) divided by the memories in it. */
   diskBytesPerMemory: number;
 }
@@ -115,13 +133,14 @@ async function main(): Promise<number> {
       scale: { type: 'string' },
       dim: { type: 'string' },
       embeddings: { type: 'string' },
+      'in-process-embedder': { type: 'boolean' },
       html: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run bench [-- --quick | --scale 1m] [--dim 512] [--embeddings builtin|openai] [--json path] [--html path] [--skip-embedder] [--store sqlite|postgres]\n',
+      'usage: npm run bench [-- --quick | --scale 1m] [--dim 512] [--embeddings builtin|openai] [--json path] [--html path] [--skip-embedder] [--store sqlite|postgres] [--in-process-embedder]\n',
     );
     return 0;
   }
@@ -158,11 +177,17 @@ async function main(): Promise<number> {
     : { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: String(dimension) };
   const space = { model: embeddings ? `openai:bench-embeddings:${dimension}` : embedder.model, dimension };
   const store = await chooseStore(parseStoreName(values.store));
-  const service = await spawnMemoryApi({ env: { ...store.env, ...embedderEnv } });
-  const client = new JsonClient(service.url);
+  const suite = await startSuite({
+    placement: values['in-process-embedder'] ? 'in-process' : 'service',
+    embeddingEnv: embedderEnv,
+    storeEnv: store.env,
+  });
+  const service = suite.memoryApi;
+  const client = new JsonClient(service.url, {}, Math.max(plan.concurrency, plan.mixedConcurrency));
   const workDir = await mkdtemp(join(tmpdir(), 'hindsight-bench-'));
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  log(`memory-api pid ${service.pid} at ${service.url}; ${plan.users} users; plan ${mode}; ${dimension}-d ${provider}`);
+  log(`memory-api at ${service.url}; ${plan.users} users; plan ${mode}; ${dimension}-d ${provider}`);
+  log(`topology: ${suite.description}`);
   log(`long-term store: ${store.description}`);
 
   try {
@@ -188,6 +213,7 @@ async function main(): Promise<number> {
 
     const batched = { memories: 0, seconds: 0 };
     const sizes: SizeResult[] = [];
+    const targetSize = plan.sizes.includes(100_000) ? 100_000 : (plan.sizes[plan.sizes.length - 1] as number);
     for (const size of plan.sizes) {
       const bar = createProgress({ label: `fill to ${size}`, total: size - stored, unit: 'memories' });
       const t0 = performance.now();
@@ -208,7 +234,19 @@ async function main(): Promise<number> {
       batched.memories += filled;
       batched.seconds += seconds;
       log(`batched ingest (${plan.batchSize}/request) to ${size}: ${(filled / seconds).toFixed(0)} memories/s`);
-      sizes.push(await measureSize(plan, workload, service, store, client, embedder, space, workDir, size));
+      const result = await measureSize(plan, workload, suite, store, client, embedder, space, workDir, size);
+      sizes.push(result);
+      if (size === targetSize) {
+        result.mixed = await measureMixedLoad(client, workload, {
+          requests: plan.mixedRequests,
+          concurrency: plan.mixedConcurrency,
+          warmup: plan.warmup,
+          topK: plan.topK,
+          sessions: plan.users,
+          nextSerial: () => serial++,
+        });
+        printMixedLoad(result, plan);
+      }
     }
 
     const heavy = await measureHeavyOwner(plan, workload, client, serial);
@@ -231,12 +269,13 @@ async function main(): Promise<number> {
         `  its k-NN (binary codes, exact rescoring): recall@10 ${recall.recallAt10.toFixed(3)} of the exact ranking; p50 ${recall.quantised.p50.toFixed(2)} ms, p95 ${recall.quantised.p95.toFixed(2)} ms against an exact scan's p50 ${recall.exact.p50.toFixed(2)} ms, p95 ${recall.exact.p95.toFixed(2)} ms`,
       );
     }
-    const owners = store.name === 'sqlite' ? await measureOwnerBytes(store, embedderEnv, workload) : [];
+    const owners = store.name === 'sqlite' ? await measureOwnerBytes(suite, workload) : [];
     for (const o of owners) {
       log(`  ${o.owners} owners of one memory each: ${o.bytesPerMemory.toFixed(0)} bytes per memory on disk`);
     }
 
-    const measured = sizes.find((r) => r.memories === 100_000) ?? (sizes[sizes.length - 1] as SizeResult);
+    const measured = sizes.find((r) => r.memories === targetSize) as SizeResult;
+    const mixed = measured.mixed as MixedLoadFigures;
     const batchedPerSecond = batched.memories / Math.max(batched.seconds, 1e-9);
     const speedup = measured.retrieve.concurrent.throughput / measured.retrieve.oneClient.throughput;
     const rssBytes = measured.rss?.rssBytes ?? 0;
@@ -283,6 +322,14 @@ async function main(): Promise<number> {
         false,
         perSecond,
       ),
+      check(
+        `mixed load, ${plan.mixedConcurrency} clients (80/15/5)`,
+        mixed.throughput,
+        goals.mixedPerSecond,
+        false,
+        perSecond,
+      ),
+      check('mixed load /retrieve p95', mixed.retrieve.p95, goals.mixedRetrieveP95Ms, true, ms),
       check('disk per memory', measured.diskBytesPerMemory, goals.diskBytesPerMemory, true, (v) => `${v.toFixed(0)} B`),
       ...owners.map((o) =>
         check(
@@ -296,7 +343,7 @@ async function main(): Promise<number> {
     ];
     log('');
     log(
-      `targets (issue 18) at ${measured.memories} memories / ${plan.users} users${values.quick ? ' (quick run: the targets are stated for 100k)' : ''}:`,
+      `targets (issue 18) at ${measured.memories} memories / ${plan.users} users${values.quick ? ' (quick run: the targets are stated for 100k)' : ''}, ${suite.placement === 'service' ? 'embedder service' : 'embedder in process (--in-process-embedder)'}:`,
     );
     for (const t of targets) log(`${t.line}: ${yes(t.met)}`);
     log(
@@ -311,7 +358,8 @@ async function main(): Promise<number> {
 
     const result = {
       plan: { ...plan, mode },
-      embeddings: { provider, dimension, model: space.model },
+      embeddings: { provider, dimension, model: space.model, placement: suite.placement },
+      topology: suite.description,
       store: store.description,
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
       ingest: { single, singleConcurrent, batchedPerSecond: round(batchedPerSecond) },
@@ -336,7 +384,7 @@ async function main(): Promise<number> {
       html,
       renderBenchHtml({
         title: `hindsight bench (${mode})`,
-        summary: `${store.description}; ${dimension}-d ${provider} embeddings; ${plan.users} users; ${result.generatedAt}; one client, top_k ${plan.topK}`,
+        summary: `${store.description}; ${dimension}-d ${provider} embeddings, ${suite.placement === 'service' ? 'through the embedder service' : 'in memory-api’s process'}; ${plan.users} users; ${result.generatedAt}; one client, top_k ${plan.topK}`,
         points: sizes.map((r) => ({
           memories: r.memories,
           p50: r.retrieve.oneClient.p50,
@@ -344,14 +392,17 @@ async function main(): Promise<number> {
           floorP50: r.floor.oneClient.p50,
           bytesPerMemory: r.diskBytesPerMemory,
           rssBytes: r.rss?.rssBytes ?? 0,
+          ...(r.embedderRss ? { embedderRssBytes: r.embedderRss.rssBytes } : {}),
         })),
+        mixed: sizes.flatMap((r) => (r.mixed ? [{ memories: r.memories, ...r.mixed }] : [])),
+        targets: targets.map(({ name, measured: value, target, met }) => ({ name, measured: value, target, met })),
       }),
     );
     log(`\nwrote ${out} and ${html} (${result.durationSeconds.toFixed(0)} s)`);
     return 0;
   } finally {
     client.close();
-    await service.stop();
+    await suite.stop();
     await store.close();
     await embeddings?.stop();
     await rm(workDir, { recursive: true, force: true });
@@ -378,11 +429,10 @@ async function startEmbeddingsServer(dimension: number): Promise<{ url: string; 
  * layout must cost per memory, not per owner.
  */
 async function measureOwnerBytes(
-  store: StoreChoice,
-  embedderEnv: Record<string, string>,
+  suite: BenchSuite,
   workload: Workload,
 ): Promise<Array<{ owners: number; bytesPerMemory: number }>> {
-  const service = await spawnMemoryApi({ env: { ...store.env, ...embedderEnv } });
+  const service = await suite.spawnMemoryApi();
   const client = new JsonClient(service.url);
   const figures: Array<{ owners: number; bytesPerMemory: number }> = [];
   try {
@@ -409,7 +459,7 @@ async function measureOwnerBytes(
 async function measureSize(
   plan: Plan,
   workload: Workload,
-  service: Awaited<ReturnType<typeof spawnMemoryApi>>,
+  suite: BenchSuite,
   store: StoreChoice,
   client: JsonClient,
   embedder: BuiltinEmbedder,
@@ -417,6 +467,7 @@ async function measureSize(
   workDir: string,
   size: number,
 ): Promise<SizeResult> {
+  const service: MemoryApiProcess = suite.memoryApi;
   const queries = Array.from(
     { length: Math.max(plan.requestsOneClient, plan.requestsConcurrent) + plan.warmup },
     () => ({
@@ -450,6 +501,8 @@ async function measureSize(
     concurrency: plan.concurrency,
   });
   const rss = await readRss(service.pid);
+  const embedderPid = suite.embedder?.child.pid;
+  const embedderRss = embedderPid === undefined ? undefined : await readRss(embedderPid);
   const diskBytesPerMemory = round((await storeBytes(service.dataDir)) / size);
 
   // The floor answers a real /retrieve answer from this run, so both send the same bytes back.
@@ -489,7 +542,7 @@ async function measureSize(
     `  inside memory-api (mean ms per /retrieve): ${Object.entries(breakdownMs)
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(', ')}`,
-    `  memory-api RSS ${mib(rss.rssBytes)} (peak ${mib(rss.peakBytes)}); on disk ${diskBytesPerMemory.toFixed(0)} bytes per memory (database + WAL)`,
+    `  memory-api RSS ${mib(rss.rssBytes)} (peak ${mib(rss.peakBytes)})${embedderRss ? `, embedder service RSS ${mib(embedderRss.rssBytes)} (peak ${mib(embedderRss.peakBytes)})` : ' (embedding in process)'}; on disk ${diskBytesPerMemory.toFixed(0)} bytes per memory (database + WAL)`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   return {
@@ -500,8 +553,28 @@ async function measureSize(
     ratios,
     breakdownMs,
     rss,
+    ...(embedderRss ? { embedderRss } : {}),
     diskBytesPerMemory,
   };
+}
+
+/** The mixed load beside the floors measured at the same size: the HTTP floor and the raw store query. */
+function printMixedLoad(result: SizeResult, plan: Plan): void {
+  const mixed = result.mixed as MixedLoadFigures;
+  const line = (label: string, f: LatencyFigures) =>
+    `  ${label.padEnd(34)} p50 ${f.p50.toFixed(2).padStart(7)} ms  p95 ${f.p95.toFixed(2).padStart(7)} ms  p99 ${f.p99.toFixed(2).padStart(7)} ms  ${f.requests.toString().padStart(6)} requests`;
+  const floor = result.floor.concurrent;
+  const out = [
+    '',
+    `mixed load at ${result.memories} memories: ${mixed.concurrency} clients, ${mixed.requests} requests (80 % /retrieve, 15 % single /store, 5 % session turns):`,
+    `  ${mixed.throughput.toFixed(0)} req/s over ${mixed.seconds.toFixed(1)} s (target ≥ ${TARGETS.mixedPerSecond}/s)`,
+    line('/retrieve', mixed.retrieve),
+    line('/store (one memory)', mixed.store),
+    line('session turn', mixed.turn),
+    `  /retrieve p95 ${mixed.retrieve.p95.toFixed(2)} ms (target ≤ ${TARGETS.mixedRetrieveP95Ms} ms); answers with no result: ${mixed.emptyAnswers} of ${mixed.retrieve.requests}`,
+    `  floors at this size: HTTP floor ${plan.concurrency} clients ${floor.throughput.toFixed(0)} req/s, p95 ${floor.p95.toFixed(2)} ms; raw store query p50 ${result.rawStore.storeQuery.p50.toFixed(2)} ms, p95 ${result.rawStore.storeQuery.p95.toFixed(2)} ms; /retrieve alone ${plan.concurrency} clients ${result.retrieve.concurrent.throughput.toFixed(0)} req/s, p95 ${result.retrieve.concurrent.p95.toFixed(2)} ms`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 const HEAVY_OWNER = 'bench-heavy-owner';

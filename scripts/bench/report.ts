@@ -1,4 +1,5 @@
 import { escapeHtml, htmlPage, SERIES_COLOURS } from '../eval/html.ts';
+import type { MixedLoadFigures } from './mixed-load.ts';
 
 /** One store size of a bench run, as the HTML report plots it. */
 export interface SizePoint {
@@ -8,13 +9,29 @@ export interface SizePoint {
   floorP50: number;
   bytesPerMemory: number;
   rssBytes: number;
+  /** The embedder service's RSS, when memory-api embeds through it. */
+  embedderRssBytes?: number;
+}
+
+/** A target of issue 18, met or not in this run. */
+export interface TargetRow {
+  name: string;
+  measured: number;
+  target: number;
+  met: boolean;
 }
 
 /**
  * `/retrieve` p50/p95 one client against the store size (log scale), with the HTTP floor, and a
  * table of the figures: how cost grows from 10k to 1M memories.
  */
-export function renderBenchHtml(options: { title: string; points: readonly SizePoint[]; summary: string }): string {
+export function renderBenchHtml(options: {
+  title: string;
+  points: readonly SizePoint[];
+  summary: string;
+  mixed?: ReadonlyArray<MixedLoadFigures & { memories: number }>;
+  targets?: readonly TargetRow[];
+}): string {
   const points = [...options.points].sort((a, b) => a.memories - b.memories);
   const width = 640;
   const height = 320;
@@ -67,14 +84,43 @@ export function renderBenchHtml(options: { title: string; points: readonly SizeP
   const rows = points
     .map(
       (p) =>
-        `<tr><td>${formatCount(p.memories)}</td><td>${p.p50.toFixed(2)}</td><td>${p.p95.toFixed(2)}</td><td>${p.floorP50.toFixed(2)}</td><td>${Math.round(p.bytesPerMemory)}</td><td>${(p.rssBytes / 1024 ** 2).toFixed(0)}</td></tr>`,
+        `<tr><td>${formatCount(p.memories)}</td><td>${p.p50.toFixed(2)}</td><td>${p.p95.toFixed(2)}</td><td>${p.floorP50.toFixed(2)}</td><td>${Math.round(p.bytesPerMemory)}</td><td>${(p.rssBytes / 1024 ** 2).toFixed(0)}</td><td>${p.embedderRssBytes === undefined ? 'in process' : (p.embedderRssBytes / 1024 ** 2).toFixed(0)}</td></tr>`,
     )
     .join('');
   const body = `<h1>${escapeHtml(options.title)}</h1>
 <p>${escapeHtml(options.summary)}</p>
 ${svg}
-<table><thead><tr><th>memories</th><th>/retrieve p50 ms</th><th>p95 ms</th><th>HTTP floor p50 ms</th><th>disk bytes / memory</th><th>RSS MiB</th></tr></thead><tbody>${rows}</tbody></table>`;
+<table><thead><tr><th>memories</th><th>/retrieve p50 ms</th><th>p95 ms</th><th>HTTP floor p50 ms</th><th>disk bytes / memory</th><th>memory-api RSS MiB</th><th>embedder RSS MiB</th></tr></thead><tbody>${rows}</tbody></table>
+${mixedTable(options.mixed ?? [])}
+${targetTable(options.targets ?? [])}`;
   return htmlPage(options.title, body);
+}
+
+/** Issue 18's mixed load: throughput and each operation's latency. */
+function mixedTable(runs: ReadonlyArray<MixedLoadFigures & { memories: number }>): string {
+  if (runs.length === 0) return '';
+  const rows = runs
+    .flatMap((run) =>
+      (['retrieve', 'store', 'turn'] as const).map(
+        (op) =>
+          `<tr><td>${formatCount(run.memories)}</td><td>${run.concurrency}</td><td>${run.throughput.toFixed(0)}</td><td>${op}</td><td>${run[op].requests}</td><td>${run[op].p50.toFixed(2)}</td><td>${run[op].p95.toFixed(2)}</td></tr>`,
+      ),
+    )
+    .join('');
+  return `<h2>Mixed load (80 % /retrieve, 15 % /store, 5 % session turns)</h2>
+<table><thead><tr><th>memories</th><th>clients</th><th>req/s</th><th>operation</th><th>requests</th><th>p50 ms</th><th>p95 ms</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function targetTable(targets: readonly TargetRow[]): string {
+  if (targets.length === 0) return '';
+  const rows = targets
+    .map(
+      (t) =>
+        `<tr><td>${escapeHtml(t.name)}</td><td>${t.measured}</td><td>${t.target}</td><td>${t.met ? 'met' : 'not met'}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Targets (issue 18)</h2>
+<table><thead><tr><th>figure</th><th>measured</th><th>target</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function formatCount(n: number): string {
