@@ -19,7 +19,7 @@ import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
 import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
-import type { Candidate, MemoryStore, SearchScope } from './store-port.ts';
+import type { CandidateSet, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
 
 export interface SearchSettings {
@@ -56,11 +56,12 @@ export interface SearchDeps {
 }
 
 /**
- * Loading the records of candidates already found gets this long even past the deadline: without
- * them there is nothing to answer, and a store that works answers far sooner; one that hangs does
- * not hold the search.
+ * The store's part of a search gets this long even past the deadline: without its records there is
+ * nothing to answer, and a store that works answers far sooner; one that hangs does not hold the search.
  */
 const RECORDS_GRACE_MS = 50;
+
+const NO_CANDIDATES: CandidateSet = { dense: [], keyword: [], records: [], keywordOnlySimilarities: new Map() };
 
 /** The profile summary is loaded by the agent; a search returns it only when asked for by category. */
 const PROFILE_CATEGORY = 'profile';
@@ -95,36 +96,38 @@ async function searchMemories(
 
   const scope = buildScope(tenant, request, now);
   const perSource = Math.max(request.top_k * deps.settings.candidateFactor, 20);
-  // Settled at once: a keyword failure while the query is being embedded is this search's error,
+  const embedded = shared.queryEmbedding.embed(request.query, deadline.remaining());
+  const vectorOf = embedded.then((e) => ('vector' in e ? e.vector : undefined));
+  // One call for the store's part: it looks for keyword candidates while the query is embedded.
+  // Settled at once: a store failure while the query is being embedded is this search's error,
   // thrown below, never an unhandled rejection.
-  const keywordWork = settle(deps.store.keywordSearch(scope, keywordTokens(request.query), perSource));
-  const embedded = await shared.queryEmbedding.embed(request.query, deadline.remaining());
-  const queryVector = 'vector' in embedded ? embedded.vector : undefined;
-  if ('skipped' in embedded && embedded.skipped === 'deadline') deadline.timedOut = true;
+  const storeWork = settle(
+    deps.store.searchCandidates({ scope, terms: keywordTokens(request.query), k: perSource, vector: vectorOf }),
+  );
+  const outcome = await embedded;
+  const queryVector = 'vector' in outcome ? outcome.vector : undefined;
+  if ('skipped' in outcome && outcome.skipped === 'deadline') deadline.timedOut = true;
 
-  const [dense, keyword, session, background] = await Promise.all([
-    queryVector ? deadline.race(deps.store.vectorSearch(scope, queryVector, perSource)) : [],
-    deadline.race(keywordWork),
+  const [found, session, background] = await Promise.all([
+    // Once the vector is known the store has little left to do: it gets a short grace past the
+    // deadline, since without records there is nothing to answer, and a store that hangs does not hold the search.
+    deadline.race(storeWork, RECORDS_GRACE_MS),
     deps.session && request.session_id
       ? deadline.race(deps.session.search(tenant, request, queryVector))
       : Promise.resolve([]),
     queryVector ? deadline.race(shared.backgrounds.of(queryVector)) : undefined,
   ]);
-  if (keyword !== TIMED_OUT && !keyword.ok) throw keyword.error;
-  const denseHits: Candidate[] = dense === TIMED_OUT ? [] : dense;
-  const keywordHits: Candidate[] = keyword === TIMED_OUT || !keyword.ok ? [] : keyword.value;
+  if (found !== TIMED_OUT && !found.ok) throw found.error;
+  const candidates = found === TIMED_OUT || !found.ok ? NO_CANDIDATES : found.value;
   const sessionHits = session === TIMED_OUT ? [] : session;
   const noBackground = { mean: 0, deviation: 0 };
   const queryBackground: SimilarityBackground =
     background === TIMED_OUT || background === undefined ? noBackground : background;
 
-  const similarity = new Map(denseHits.map((c) => [c.id, c.score]));
-  const keywordScore = new Map(keywordHits.map((c) => [c.id, c.score]));
-  const bestKeyword = keywordHits.reduce((best, c) => Math.max(best, c.score), 0);
-  const storedIds = [...new Set([...denseHits, ...keywordHits].map((c) => c.id))];
-  const loaded =
-    storedIds.length > 0 ? await deadline.race(deps.store.getMany(tenant, storedIds), RECORDS_GRACE_MS) : [];
-  const records = loaded === TIMED_OUT ? [] : loaded.filter((r) => wantsCategory(request, r.category));
+  const similarity = new Map(candidates.dense.map((c) => [c.id, c.score]));
+  const keywordScore = new Map(candidates.keyword.map((c) => [c.id, c.score]));
+  const bestKeyword = candidates.keyword.reduce((best, c) => Math.max(best, c.score), 0);
+  const records = candidates.records.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
 
   const query: QueryEvidence = {
@@ -155,28 +158,20 @@ async function searchMemories(
   }
 
   // A keyword-only candidate's cosine is not known from the k-NN (it is below its k-th neighbour):
-  // it is looked up for the few that would be returned (each lookup reads a vector back), and their
-  // score counts it, which can only raise them.
+  // it counts for the few that would be returned without it (the store read it with the rows), and
+  // their score counts it, which can only raise them.
   sortByScore(hits);
   const missing = hits
     .slice(0, request.top_k)
     .filter((h) => h.layer !== 'working' && !similarity.has(h.id) && h.score >= minScore);
   if (queryVector && missing.length > 0) {
-    const looked = await deadline.race(
-      deps.store.similarities(
-        tenant,
-        missing.map((h) => h.id),
-        queryVector,
-      ),
-    );
-    if (looked !== TIMED_OUT) {
-      const byId = new Map(records.map((r) => [r.id, r]));
-      for (const hit of missing) {
-        const record = byId.get(hit.id) as MemoryRecord;
-        Object.assign(hit, scoreHit(toHit(record), storedEvidence(record, looked.get(hit.id) ?? 0), query));
-      }
-      sortByScore(hits);
+    const byId = new Map(records.map((r) => [r.id, r]));
+    for (const hit of missing) {
+      const record = byId.get(hit.id) as MemoryRecord;
+      const looked = candidates.keywordOnlySimilarities.get(hit.id) ?? 0;
+      Object.assign(hit, scoreHit(toHit(record), storedEvidence(record, looked), query));
     }
+    sortByScore(hits);
   }
 
   const relevant = hits.filter((h) => h.score >= minScore);

@@ -36,6 +36,30 @@ export interface Candidate {
   score: number;
 }
 
+/**
+ * What one search asks of the store. The query vector is usually still being embedded when the
+ * call is made: the store looks for keyword candidates meanwhile and goes on once it is known.
+ */
+export interface CandidateQuery {
+  scope: SearchScope;
+  /** The query's `keywordTokens`. */
+  terms: readonly string[];
+  /** Candidates per source (dense and keyword). */
+  k: number;
+  /** The query vector; undefined (the embedder is unavailable, or the deadline came first): keywords alone. */
+  vector: Promise<Float32Array | undefined>;
+}
+
+/** Everything a search needs from the store, as `vectorSearch`, `keywordSearch`, `getMany` and `similarities` answer it. */
+export interface CandidateSet {
+  dense: Candidate[];
+  keyword: Candidate[];
+  /** The records of the candidates of both lists (each once, in no particular order). */
+  records: MemoryRecord[];
+  /** Cosine similarity to the query vector of the keyword candidates the k-NN did not return (none without a vector). */
+  keywordOnlySimilarities: Map<string, number>;
+}
+
 export interface NewMemory {
   record: MemoryRecord;
   vector: Float32Array;
@@ -135,6 +159,12 @@ export interface MemoryStore {
   keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]>;
   /** Cosine similarity of the given memories to `vector` (for candidates found by keyword only). */
   similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>>;
+  /**
+   * One search's candidates, their records and the keyword-only candidates' similarities in one
+   * call: what `searchInSteps` answers from the four calls above, in fewer trips where the store
+   * can (the embedded store's read pool answers it in one round trip to one worker).
+   */
+  searchCandidates(query: CandidateQuery): Promise<CandidateSet>;
 
   recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void>;
   /**
@@ -170,6 +200,37 @@ export interface MemoryStore {
 export interface StorePurge {
   purged: boolean;
   detail: string;
+}
+
+/**
+ * `searchCandidates` from the store's single calls: keyword candidates while the query vector is
+ * embedded, then the k-NN, then the records of both lists and the keyword-only similarities.
+ */
+export async function searchInSteps(
+  store: Pick<MemoryStore, 'vectorSearch' | 'keywordSearch' | 'getMany' | 'similarities'>,
+  query: CandidateQuery,
+): Promise<CandidateSet> {
+  const { scope, k } = query;
+  // Settled at once: a keyword failure while the vector is awaited is this call's error, never an unhandled rejection.
+  const keywordWork = store.keywordSearch(scope, query.terms, k).then(
+    (hits) => ({ hits }),
+    (error: unknown) => ({ error }),
+  );
+  const vector = await query.vector;
+  const dense = vector ? await store.vectorSearch(scope, vector, k) : [];
+  const keywordOutcome = await keywordWork;
+  if ('error' in keywordOutcome) throw keywordOutcome.error;
+  const keyword = keywordOutcome.hits;
+  const denseIds = new Set(dense.map((c) => c.id));
+  const ids = [...new Set([...denseIds, ...keyword.map((c) => c.id)])];
+  const keywordOnly = keyword.filter((c) => !denseIds.has(c.id)).map((c) => c.id);
+  const [records, keywordOnlySimilarities] = await Promise.all([
+    ids.length > 0 ? store.getMany(scope.tenant, ids) : [],
+    vector && keywordOnly.length > 0
+      ? store.similarities(scope.tenant, keywordOnly, vector)
+      : new Map<string, number>(),
+  ]);
+  return { dense, keyword, records, keywordOnlySimilarities };
 }
 
 /** A memory as the store holds it once `commit` applied it as an update (one version up). */

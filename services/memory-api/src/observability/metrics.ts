@@ -42,6 +42,7 @@ const TIMED_STORE_OPERATIONS = new Set<string>([
   'vectorSearch',
   'keywordSearch',
   'similarities',
+  'searchCandidates',
   'recordAccess',
   'deleteMany',
   'countByLayer',

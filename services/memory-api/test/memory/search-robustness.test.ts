@@ -86,9 +86,10 @@ describe('search robustness', () => {
     }
   });
 
-  it('answers at the deadline with timed_out when loading the records stalls', async () => {
+  it('answers at the deadline with timed_out when the store stalls once the vector is known', async () => {
+    // The k-NN never answers: the store's part of the search (keywords, k-NN, rows) hangs.
     const search = createSearch({
-      store: withStep('getMany', () => new Promise(() => undefined)),
+      store: withStep('vectorSearch', () => new Promise(() => undefined)),
       embedder: slowEmbedder(0),
       settings,
       log,
@@ -98,29 +99,30 @@ describe('search robustness', () => {
     expect(answer.results).toEqual([]);
   });
 
-  it('answers at the deadline with timed_out when the similarity lookup stalls', async () => {
-    // A keyword-only candidate needs its cosine looked up: the k-NN finds nothing here.
-    const search = createSearch({
-      store: withStep('similarities', () => new Promise(() => undefined)),
-      embedder: slowEmbedder(0),
-      settings,
-      log,
-    });
-    const noNeighbours = withStep('vectorSearch', async () => []);
-    const stalled = createSearch({
-      store: new Proxy(noNeighbours, {
-        get: (target, property, receiver) =>
-          property === 'similarities'
-            ? () => new Promise(() => undefined)
-            : (Reflect.get(target, property, receiver) as unknown),
-      }) as MemoryStore,
-      embedder: slowEmbedder(0),
-      settings,
-      log,
-    });
-    expect((await search('t1', request('spare key'))).timed_out).toBe(false);
-    const answer = await stalled('t1', request('spare key'));
+  it('answers keyword results with timed_out when the query vector comes after the deadline', async () => {
+    const search = createSearch({ store: real, embedder: slowEmbedder(1000), settings, log });
+    const answer = await search('t1', request('spare key'));
     expect(answer.timed_out).toBe(true);
     expect(answer.results.map((r) => r.content)).toEqual(['The spare key is under the flowerpot']);
+    expect(answer.results[0]?.scores.keyword).toBeGreaterThan(0);
+  });
+
+  it("counts a keyword-only candidate's similarity, read with its row", async () => {
+    // The k-NN finds nothing: the memory is a keyword candidate only, and its cosine comes from the store's rows.
+    const keywordOnly = createSearch({
+      store: withStep('vectorSearch', async () => []),
+      embedder: slowEmbedder(0),
+      settings,
+      log,
+    });
+    const both = createSearch({ store: real, embedder: slowEmbedder(0), settings, log });
+    const [alone, found] = await Promise.all([
+      keywordOnly('t1', request('spare key')),
+      both('t1', request('spare key')),
+    ]);
+    expect(alone.timed_out).toBe(false);
+    expect(alone.results.map((r) => r.id)).toEqual(found.results.map((r) => r.id));
+    expect(alone.results[0]?.scores.similarity).toBeGreaterThan(0);
+    expect(alone.results[0]?.scores.similarity).toBe(found.results[0]?.scores.similarity);
   });
 });

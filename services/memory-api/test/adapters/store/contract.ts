@@ -115,6 +115,64 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       expect(await ids({ statuses: ['active', 'superseded'] })).toEqual([old.id, recent.id, superseded.id].sort());
     });
 
+    it('answers a search in one call as its single calls answer it, under filters, with or without a vector', async () => {
+      const matching = (content: string, extra: Omit<Parameters<typeof makeRecord>[0], 'content'> = {}) =>
+        makeRecord({ ...extra, content });
+      const near = matching('sailing club on saturday');
+      const keywordOnly = matching('the sailing regatta was cancelled');
+      const denseOnly = matching('boats and harbours');
+      const archived = matching('sailing lessons long ago', { status: 'archived' });
+      const otherUser = matching('sailing with friends', { user_id: 'u2' });
+      await store.commit({
+        inserts: [
+          { record: near, vector: axisVector(0, 8, 0.1) },
+          { record: keywordOnly, vector: axisVector(7, 8, 0.5) },
+          { record: denseOnly, vector: axisVector(0, 8, 0.3) },
+          { record: archived, vector: axisVector(0) },
+          { record: otherUser, vector: axisVector(0) },
+        ],
+        updates: [],
+      });
+      const scope = { tenant: 't1', userId: 'u1', statuses: ['active' as const] };
+      const terms = keywordTokens('sailing');
+      const vector = axisVector(0);
+      // k = 2: the k-NN keeps near and denseOnly, so the regatta is found by keyword alone.
+      const [dense, keyword] = await Promise.all([
+        store.vectorSearch(scope, vector, 2),
+        store.keywordSearch(scope, terms, 2),
+      ]);
+      expect(dense.map((c) => c.id)).toEqual([near.id, denseOnly.id]);
+      expect(new Set(keyword.map((c) => c.id))).toEqual(new Set([near.id, keywordOnly.id]));
+
+      let giveVector: (v: Float32Array | undefined) => void = () => undefined;
+      const later = new Promise<Float32Array | undefined>((resolve) => {
+        giveVector = resolve;
+      });
+      const pending = store.searchCandidates({ scope, terms, k: 2, vector: later });
+      setTimeout(() => giveVector(vector), 20);
+      const found = await pending;
+      expect(found.dense).toEqual(dense);
+      expect(found.keyword).toEqual(keyword);
+      const byId = (records: readonly { id: string }[]) => [...records].sort((a, b) => a.id.localeCompare(b.id));
+      expect(byId(found.records)).toEqual(byId(await store.getMany('t1', [near.id, denseOnly.id, keywordOnly.id])));
+      expect(found.keywordOnlySimilarities).toEqual(await store.similarities('t1', [keywordOnly.id], vector));
+      expect(found.keywordOnlySimilarities.get(keywordOnly.id)).toBeCloseTo(0.5 / Math.hypot(1, 0.5), 4);
+
+      const keywordsAlone = await store.searchCandidates({ scope, terms, k: 2, vector: Promise.resolve(undefined) });
+      expect(keywordsAlone.dense).toEqual([]);
+      expect(keywordsAlone.keyword).toEqual(keyword);
+      expect(byId(keywordsAlone.records)).toEqual(byId(await store.getMany('t1', [near.id, keywordOnly.id])));
+      expect(keywordsAlone.keywordOnlySimilarities.size).toBe(0);
+
+      const elsewhere = await store.searchCandidates({
+        scope: { tenant: 't2', userId: 'u1' },
+        terms,
+        k: 5,
+        vector: Promise.resolve(vector),
+      });
+      expect(elsewhere).toEqual({ dense: [], keyword: [], records: [], keywordOnlySimilarities: new Map() });
+    });
+
     it('lists, lists ids and counts under every filter: agent, session, ids, validAt, createdBefore', async () => {
       const a = makeRecord({ content: 'coffee with oat milk', agent_id: 'ag1', session_id: 's1' });
       const b = makeRecord({

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { AppError } from '@hindsight/errors';
 import type { MemoryRecord } from '@hindsight/memory-model';
 import { seededRandom } from '@hindsight/testing';
@@ -23,6 +24,15 @@ runMemoryStoreContract('sqlite with a read pool', {
     };
   },
 });
+
+/**
+ * The worker threads of a pooled store's read pool, for killing one as a crash would (nothing
+ * outside the pool holds them).
+ */
+function readerThreads(store: PooledSqliteStore): Worker[] {
+  const pool = (store as unknown as { pool: { workers: Array<{ worker: Worker }> } }).pool;
+  return pool.workers.map((w) => w.worker);
+}
 
 const DIMENSION = 16;
 const SPACE = { model: 'test-16', dimension: DIMENSION };
@@ -110,6 +120,76 @@ describe('sqlite read pool', () => {
       }
     }
     expect((await pooled.vectorSearch(scopes()[0] as SearchScope, randomVector(queryRandom), 20)).length).toBe(20);
+  });
+
+  it('answers whole searches exactly as the single connection does, vectors arriving in any order', async () => {
+    const queryRandom = seededRandom(11);
+    const searches = Array.from({ length: 60 }, (_, q) => ({
+      scope: scopes()[q % scopes().length] as SearchScope,
+      terms: keywordTokens(sentence(queryRandom, 1 + (q % 5))),
+      vector: q % 7 === 0 ? undefined : randomVector(queryRandom),
+      delayMs: Math.floor(queryRandom() * 15),
+    }));
+    // All at once on the pool: each worker holds several searches waiting for their vectors, which
+    // come after a delay of their own (as query embeddings finish in any order).
+    const pooledAnswers = await Promise.all(
+      searches.map(({ scope, terms, vector, delayMs }) =>
+        pooled.searchCandidates({
+          scope,
+          terms,
+          k: 20,
+          vector: new Promise((resolve) => setTimeout(() => resolve(vector), delayMs)),
+        }),
+      ),
+    );
+    for (const [i, { scope, terms, vector }] of searches.entries()) {
+      const expected = await single.searchCandidates({ scope, terms, k: 20, vector: Promise.resolve(vector) });
+      expect(pooledAnswers[i]).toEqual(expected);
+      // And as the single calls answer it.
+      const dense = vector ? await single.vectorSearch(scope, vector, 20) : [];
+      expect(expected.dense).toEqual(dense);
+      expect(expected.keyword).toEqual(await single.keywordSearch(scope, terms, 20));
+      const ids = [...new Set([...expected.dense, ...expected.keyword].map((c) => c.id))];
+      expect(expected.records).toEqual(await single.getMany(scope.tenant, ids));
+      const denseIds = new Set(dense.map((c) => c.id));
+      const keywordOnly = expected.keyword.filter((c) => !denseIds.has(c.id)).map((c) => c.id);
+      expect(expected.keywordOnlySimilarities).toEqual(
+        vector ? await single.similarities(scope.tenant, keywordOnly, vector) : new Map(),
+      );
+    }
+    expect(pooledAnswers.filter((a) => a.keywordOnlySimilarities.size > 0).length).toBeGreaterThan(0);
+  });
+
+  it('fails the searches of a worker that dies, and answers the next ones from its replacement', async () => {
+    const scope = scopes()[0] as SearchScope;
+    const terms = keywordTokens('garden cello peanut');
+    const vector = randomVector(seededRandom(5));
+    const expected = await single.searchCandidates({ scope, terms, k: 20, vector: Promise.resolve(vector) });
+    // Searches waiting on both workers for their vector, when one worker thread is killed.
+    let giveVector: (v: Float32Array) => void = () => undefined;
+    const later = new Promise<Float32Array | undefined>((resolve) => {
+      giveVector = resolve;
+    });
+    const waiting = Array.from({ length: 4 }, () =>
+      pooled.searchCandidates({ scope, terms, k: 20, vector: later }).then(
+        (answer) => {
+          expect(answer).toEqual(expected);
+          return 'answered';
+        },
+        (error: Error) => error.message,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await readerThreads(pooled)[0]?.terminate();
+    giveVector(vector);
+    const outcomes = await Promise.all(waiting);
+    // Those on the killed worker fail at once; those on the other one answer when their vector comes.
+    expect(outcomes.filter((o) => o === 'answered').length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => /read worker stopped/.test(o)).length).toBeGreaterThan(0);
+    expect(outcomes.every((o) => o === 'answered' || /read worker stopped/.test(o))).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      expect(await pooled.searchCandidates({ scope, terms, k: 20, vector: Promise.resolve(vector) })).toEqual(expected);
+    }
   });
 
   it('pages lists and reads single records like the single connection', async () => {

@@ -6,6 +6,8 @@ import pg from 'pg';
 import pgvector from 'pgvector';
 import {
   type Candidate,
+  type CandidateQuery,
+  type CandidateSet,
   committed,
   DuplicateContentError,
   type EmbeddingSpace,
@@ -23,6 +25,7 @@ import {
   StoreInUseError,
   type StorePurge,
   sameSpace,
+  searchInSteps,
   type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
@@ -478,6 +481,10 @@ export class PostgresMemoryStore implements MemoryStore, ReindexableStore {
       );
       return rankKeywordMatches(unique, matches.rows, { documents, documentFrequency }, k, this.keywordRanking);
     });
+  }
+
+  searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    return searchInSteps(this, query);
   }
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {

@@ -5,6 +5,8 @@ import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import type { Schemas } from '@qdrant/js-client-rest';
 import {
   type Candidate,
+  type CandidateQuery,
+  type CandidateSet,
   type EmbeddingSpace,
   type LayerCounts,
   type MemoryFilter,
@@ -17,6 +19,7 @@ import {
   type SearchScope,
   type StorePurge,
   sameSpace,
+  searchInSteps,
   type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
@@ -361,6 +364,10 @@ export class QdrantMemoryStore implements MemoryStore, ReindexableStore {
     const filter = buildFilter(scope);
     if (filter === MATCHES_NOTHING || k <= 0) return [];
     return this.candidates(hybridQuery(vector, querySparseVector(terms), filter, k, rrfK));
+  }
+
+  searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    return searchInSteps(this, query);
   }
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {

@@ -1,6 +1,8 @@
 import type { ErasureReceipt, Layer, MemoryRecord } from '@hindsight/memory-model';
 import type {
   Candidate,
+  CandidateQuery,
+  CandidateSet,
   EmbeddingSpace,
   LayerCounts,
   MemoryFilter,
@@ -118,6 +120,11 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     return this.read('similarities', [tenant, ids, vector]);
   }
 
+  searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    if (!this.pool) return Promise.reject(new Error('store is not open'));
+    return this.pool.searchCandidates(query);
+  }
+
   countByLayer(tenant?: string): Promise<LayerCounts[]> {
     return this.read('countByLayer', [tenant]);
   }
@@ -152,7 +159,10 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     return this.writer.finishReindex();
   }
 
-  private read<M extends PooledRead>(method: M, args: Parameters<StoreReads[M]>): ReturnType<StoreReads[M]> {
+  private read<M extends Exclude<PooledRead, 'searchCandidates'>>(
+    method: M,
+    args: Parameters<StoreReads[M]>,
+  ): ReturnType<StoreReads[M]> {
     if (!this.pool) return Promise.reject(new Error('store is not open')) as ReturnType<StoreReads[M]>;
     return this.pool.call(method, args);
   }

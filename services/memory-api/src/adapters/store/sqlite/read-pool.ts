@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '@hindsight/errors';
-import type { EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
+import type { CandidateQuery, CandidateSet, EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
 import type { SqliteStoreOptions } from './store.ts';
 
 /**
@@ -11,6 +11,7 @@ import type { SqliteStoreOptions } from './store.ts';
  * connection: a round trip to a worker costs more than they do, and a batch write asks one per item.
  */
 export const POOLED_READS = [
+  'searchCandidates',
   'getMany',
   'list',
   'listIds',
@@ -39,12 +40,13 @@ export type ReaderMessage =
   | { kind: 'answer'; id: number; value: unknown }
   | { kind: 'error'; id: number; error: SerialisedError };
 
-/** Pool → worker. */
-export interface ReadRequest {
-  id: number;
-  method: PooledRead;
-  args: unknown[];
-}
+/**
+ * Pool → worker: a call, or the query vector of a `searchCandidates` call already sent (its
+ * `CandidateQuery` crosses without its `vector` promise, which this message settles).
+ */
+export type ReadRequest =
+  | { kind: 'call'; id: number; method: PooledRead; args: unknown[] }
+  | { kind: 'vector'; id: number; vector: Float32Array | undefined };
 
 /** An error across the thread boundary: a typed one keeps its code and status (a bad cursor stays a 400). */
 export interface SerialisedError {
@@ -121,12 +123,34 @@ class ReadWorker {
     this.ready.catch(() => undefined);
   }
 
-  async send(request: ReadRequest): Promise<unknown> {
-    await this.ready;
+  /**
+   * Counts among this worker's calls at once (the pool picks the least busy worker by them, so
+   * calls made in the same tick spread over the workers), sent once the worker is ready.
+   */
+  send(request: Extract<ReadRequest, { kind: 'call' }>, vector?: Promise<Float32Array | undefined>): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.ready.then(
+        () => {
+          // A worker lost before it was ready has failed the call already.
+          if (!this.pending.has(request.id)) return;
+          this.worker.postMessage(request);
+          // The worker holds the call until its vector comes.
+          void vector?.then(
+            (value) => this.post({ kind: 'vector', id: request.id, vector: value }),
+            () => this.post({ kind: 'vector', id: request.id, vector: undefined }),
+          );
+        },
+        (error: Error) => {
+          this.pending.delete(request.id);
+          reject(error);
+        },
+      );
     });
+  }
+
+  private post(message: ReadRequest): void {
+    if (this.pending.has(message.id)) this.worker.postMessage(message);
   }
 
   async stop(): Promise<void> {
@@ -185,12 +209,29 @@ export class SqliteReadPool {
     return this.workers.length;
   }
 
-  call<M extends PooledRead>(method: M, args: Parameters<StoreReads[M]>): ReturnType<StoreReads[M]> {
+  call<M extends Exclude<PooledRead, 'searchCandidates'>>(
+    method: M,
+    args: Parameters<StoreReads[M]>,
+  ): ReturnType<StoreReads[M]> {
     if (this.closing) return Promise.reject(new Error('store is not open')) as ReturnType<StoreReads[M]>;
+    return this.leastBusy().send({ kind: 'call', id: this.nextId++, method, args }) as ReturnType<StoreReads[M]>;
+  }
+
+  /**
+   * One search's store part on one worker, in one round trip: the worker looks for keyword
+   * candidates at once and finishes when the query vector, sent after the call, comes.
+   */
+  searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    if (this.closing) return Promise.reject(new Error('store is not open'));
+    const { vector, ...rest } = query;
+    const call = { kind: 'call' as const, id: this.nextId++, method: 'searchCandidates' as const, args: [rest] };
+    return this.leastBusy().send(call, vector) as Promise<CandidateSet>;
+  }
+
+  private leastBusy(): ReadWorker {
     let chosen = this.workers[0] as ReadWorker;
     for (const worker of this.workers) if (worker.pending.size < chosen.pending.size) chosen = worker;
-    const id = this.nextId++;
-    return chosen.send({ id, method, args }) as ReturnType<StoreReads[M]>;
+    return chosen;
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { CandidateQuery } from '../../../memory/store-port.ts';
 import {
   POOLED_READS,
   type PooledRead,
@@ -20,15 +21,33 @@ const store = new SqliteMemoryStore(setup.path, setup.options);
 const reply = (message: ReaderMessage) => port.postMessage(message);
 const allowed = new Set<string>(POOLED_READS);
 
+/** The query vectors of `searchCandidates` calls still waiting for theirs, by call id. */
+const vectors = new Map<number, (vector: Float32Array | undefined) => void>();
+
+/** A call's arguments as the store takes them: a search's query gets its vector as a promise the pool settles. */
+function argumentsOf(request: Extract<ReadRequest, { kind: 'call' }>): unknown[] {
+  if (request.method !== 'searchCandidates') return request.args;
+  const vector = new Promise<Float32Array | undefined>((resolve) => vectors.set(request.id, resolve));
+  return [{ ...(request.args[0] as Omit<CandidateQuery, 'vector'>), vector }];
+}
+
 try {
   await store.openReader(setup.space);
-  port.on('message', async ({ id, method, args }: ReadRequest) => {
+  port.on('message', async (request: ReadRequest) => {
+    if (request.kind === 'vector') {
+      vectors.get(request.id)?.(request.vector);
+      vectors.delete(request.id);
+      return;
+    }
+    const { id, method } = request;
     try {
       if (!allowed.has(method)) throw new Error(`${method} is not a read`);
       const read = store[method as PooledRead] as (...a: unknown[]) => Promise<unknown>;
-      reply({ kind: 'answer', id, value: await read.apply(store, args) });
+      reply({ kind: 'answer', id, value: await read.apply(store, argumentsOf(request)) });
     } catch (error) {
       reply({ kind: 'error', id, error: serialiseError(error) });
+    } finally {
+      vectors.delete(id);
     }
   });
   reply({ kind: 'ready' });
