@@ -11,7 +11,7 @@ import { detectLayout } from './datasets.ts';
 import { isPersonalFacts, runPersonalFacts } from './personal-facts.ts';
 import { formatPersonalFactsTables, renderPersonalFactsHtml } from './personal-facts-report.ts';
 import { formatEvalTables, renderEvalHtml } from './report.ts';
-import { runEval } from './run.ts';
+import { type IngestMode, runEval } from './run.ts';
 
 export interface EvalRunOptions {
   dataset: string;
@@ -20,6 +20,10 @@ export interface EvalRunOptions {
   url?: string;
   apiKey?: string;
   progress?: boolean;
+  /** Conversation datasets: how turns are written (batches or one `/store` each). */
+  ingest?: IngestMode;
+  /** Conversation datasets: only the conversations whose id matches. */
+  conversations?: RegExp;
 }
 
 export interface EvalReport {

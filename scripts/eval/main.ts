@@ -13,13 +13,14 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnMemoryApi } from '@hindsight/testing';
 import { detectEvalKind } from './kinds.ts';
-import { DEFAULT_KS } from './run.ts';
+import { DEFAULT_KS, INGEST_MODES, type IngestMode } from './run.ts';
 import { formatSessionsTables, renderSessionsHtml } from './sessions/report.ts';
 import { runSessionsEval } from './sessions/run.ts';
 import { chooseStore, parseStoreName, type StoreName } from './store-choice.ts';
 
 const USAGE = `usage: npm run eval -- --dataset <dir|file.json> [--top-k 5,10,25,50] [--json out.json] [--html report.html]
                       [--url <memory-api url> | --store sqlite|postgres] [--api-key <key>] [--quiet]
+                      [--ingest batch|single] [--conversations <regex on conversation ids>]
        npm run eval -- --sessions <dir> [--json out.json] [--html report.html] [--url <memory-api url with a worker>]`;
 
 export async function evalMain(argv: readonly string[]): Promise<number> {
@@ -48,6 +49,18 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`--store picks the store of the memory-api the eval starts; with --url it has none\n`);
     return 1;
   }
+  const ingest = values.ingest ?? 'batch';
+  if (!isIngestMode(ingest)) {
+    process.stderr.write(`--ingest takes ${INGEST_MODES.join(' or ')}\n`);
+    return 1;
+  }
+  let conversations: RegExp | undefined;
+  try {
+    if (values.conversations !== undefined) conversations = new RegExp(values.conversations);
+  } catch (error) {
+    process.stderr.write(`--conversations: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
   let onStore: Awaited<ReturnType<typeof spawnOnStore>> | undefined;
   try {
     const apiKey = values['api-key'] ?? process.env.HINDSIGHT_API_KEY;
@@ -62,6 +75,8 @@ export async function evalMain(argv: readonly string[]): Promise<number> {
       ...(url ? { url } : {}),
       ...(apiKey ? { apiKey } : {}),
       progress: !values.quiet,
+      ingest,
+      ...(conversations ? { conversations } : {}),
     });
     if (onStore) process.stdout.write(`long-term store: ${onStore.store.description}\n`);
     process.stdout.write(`${report.text}\n`);
@@ -126,6 +141,8 @@ function parse(argv: readonly string[]) {
       html: { type: 'string' },
       url: { type: 'string' },
       store: { type: 'string' },
+      ingest: { type: 'string' },
+      conversations: { type: 'string' },
       'api-key': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
@@ -142,4 +159,8 @@ async function writeOut(path: string, text: string): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   process.exitCode = await evalMain(process.argv.slice(2));
+}
+
+function isIngestMode(value: string): value is IngestMode {
+  return (INGEST_MODES as readonly string[]).includes(value);
 }

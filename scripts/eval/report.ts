@@ -39,7 +39,7 @@ export function formatEvalTables(result: EvalResult): string {
     `dataset ${d.name} (${d.layout}): ${d.conversations} conversations, ${d.turns} turns, ${d.questions} questions with evidence` +
       (d.questionsWithoutEvidence ? ` (${d.questionsWithoutEvidence} without, skipped)` : '') +
       (d.unreachableEvidence ? `; ${d.unreachableEvidence} evidence ids name no turn (recall ceiling < 100%)` : ''),
-    `ingest: ${result.ingest.memories} memories (${result.ingest.duplicates} duplicate turns, ${result.ingest.rejected} rejected) in ${result.ingest.seconds.toFixed(1)} s = ${result.ingest.perSecond.toFixed(0)}/s`,
+    `ingest (${result.ingest.mode}): ${result.ingest.memories} memories (${result.ingest.duplicates} duplicate turns, ${result.ingest.rejected} rejected) in ${result.ingest.seconds.toFixed(1)} s = ${result.ingest.perSecond.toFixed(0)}/s`,
     '',
     'recall@k (%) and MRR',
     ...textTable(header, rows),

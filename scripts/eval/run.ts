@@ -37,7 +37,14 @@ export interface EvalOptions {
   apiKey?: string;
   /** Progress bars on stderr. */
   progress?: boolean;
+  /** How turns are written: batches of 500 (`batch`, the default) or one `/store` request each (`single`). */
+  ingest?: IngestMode;
+  /** Only the conversations whose id matches (e.g. REALTALK's tuning chats: `^Chat_(1|3|5|7|9)_`). */
+  conversations?: RegExp;
 }
+
+export const INGEST_MODES = ['batch', 'single'] as const;
+export type IngestMode = (typeof INGEST_MODES)[number];
 
 export interface SystemResult {
   overall: ScoreSummary;
@@ -58,7 +65,14 @@ export interface EvalResult {
   };
   ks: number[];
   service: { url: string; spawned: boolean };
-  ingest: { memories: number; duplicates: number; rejected: number; seconds: number; perSecond: number };
+  ingest: {
+    mode: IngestMode;
+    memories: number;
+    duplicates: number;
+    rejected: number;
+    seconds: number;
+    perSecond: number;
+  };
   hindsight: SystemResult & {
     /** memory-api's own `took_ms` (without HTTP and JSON). */
     serverMs: { p50: number; p95: number };
@@ -81,7 +95,11 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const started = performance.now();
   const ks = [...(options.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
   const topK = ks[ks.length - 1] as number;
-  const dataset = await loadDataset(options.dataset);
+  const loaded = await loadDataset(options.dataset);
+  const only = options.conversations;
+  const dataset = only ? { ...loaded, conversations: loaded.conversations.filter((c) => only.test(c.id)) } : loaded;
+  if (dataset.conversations.length === 0) throw new Error(`no conversation of ${options.dataset} matches ${only}`);
+  const ingestMode = options.ingest ?? 'batch';
   const target = await openEvalTarget(options);
   const { client, url } = target;
   const showProgress = options.progress ?? true;
@@ -94,8 +112,13 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     const memories = new Map<string, Map<string, StoredMemory>>();
     const ingest = { memories: 0, duplicates: 0, rejected: 0 };
     for (const conversation of dataset.conversations) {
-      const stored = await ingestConversation(client, userFor(runId, conversation), conversation, ingest, (n) =>
-        ingestBar.tick(n),
+      const stored = await ingestConversation(
+        client,
+        userFor(runId, conversation),
+        conversation,
+        ingestMode,
+        ingest,
+        (n) => ingestBar.tick(n),
       );
       memories.set(conversation.id, stored);
     }
@@ -168,6 +191,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       ks,
       service: { url, spawned: target.spawned },
       ingest: {
+        mode: ingestMode,
         ...ingest,
         seconds: round(ingestSeconds),
         perSecond: round(ingest.memories / Math.max(ingestSeconds, 1e-9)),
@@ -194,7 +218,7 @@ function userFor(runId: string, conversation: DatasetConversation): string {
 }
 
 /**
- * Writes a conversation's turns as episodic memories in batches and returns what each stored
+ * Writes a conversation's turns as episodic memories, in batches or one request each, and returns what each stored
  * memory stands for. A turn identical to an earlier one is answered `duplicate` with the earlier
  * id; that memory then stands for both dia_ids, as it would for a real user.
  */
@@ -202,15 +226,17 @@ async function ingestConversation(
   client: MemoryApiClient,
   userId: string,
   conversation: DatasetConversation,
+  mode: IngestMode,
   totals: { memories: number; duplicates: number; rejected: number },
   onWritten: (count: number) => void,
 ): Promise<Map<string, StoredMemory>> {
   const stored = new Map<string, StoredMemory>();
   const turns = conversationTurns(conversation);
-  for (let start = 0; start < turns.length; start += INGEST_BATCH) {
-    const batch = turns.slice(start, start + INGEST_BATCH);
+  const size = mode === 'batch' ? INGEST_BATCH : 1;
+  for (let start = 0; start < turns.length; start += size) {
+    const batch = turns.slice(start, start + size);
     const items = batch.map((turn) => turnAsMemory(userId, conversation, turn));
-    const results = await writeBatch(client, items);
+    const results = mode === 'batch' ? await writeBatch(client, items) : await writeEach(client, items);
     results.forEach((result, i) => {
       const turn = batch[i] as DatasetTurn;
       const item = items[i] as MemoryInput;
@@ -238,17 +264,22 @@ async function writeBatch(client: MemoryApiClient, items: MemoryInput[]): Promis
     return (await client.storeBatch(items)).items;
   } catch (error) {
     if (!(error instanceof MemoryApiError) || error.status !== 422) throw error;
-    const results: Array<{ id: string } | undefined> = [];
-    for (const item of items) {
-      try {
-        results.push(await client.store(item));
-      } catch (itemError) {
-        if (!(itemError instanceof MemoryApiError) || itemError.status !== 422) throw itemError;
-        results.push(undefined);
-      }
-    }
-    return results;
+    return writeEach(client, items);
   }
+}
+
+/** Each item through its own `/store` request; a turn the guard refuses (422) is `undefined`. */
+async function writeEach(client: MemoryApiClient, items: MemoryInput[]): Promise<Array<{ id: string } | undefined>> {
+  const results: Array<{ id: string } | undefined> = [];
+  for (const item of items) {
+    try {
+      results.push(await client.store(item));
+    } catch (error) {
+      if (!(error instanceof MemoryApiError) || error.status !== 422) throw error;
+      results.push(undefined);
+    }
+  }
+  return results;
 }
 
 /** The memory text is what was said, by whom (and the caption of a shared photo). */

@@ -1,3 +1,6 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderEvalHtml } from '../../eval/report.ts';
@@ -26,4 +29,38 @@ describe('npm run eval on the self-written fixtures (a real memory-api child pro
     },
     120_000,
   );
+});
+
+describe('npm run eval: which conversations, and how their turns are written', () => {
+  it('writes each turn through its own /store request with --ingest single and scores it like a batch', async () => {
+    const [batch, single] = await Promise.all([
+      runEval({ dataset: fixture('realtalk'), ks: [1, 5, 10] }),
+      runEval({ dataset: fixture('realtalk'), ks: [1, 5, 10], ingest: 'single' }),
+    ]);
+    expect(batch.ingest.mode).toBe('batch');
+    expect(single.ingest.mode).toBe('single');
+    expect(single.ingest.memories + single.ingest.duplicates).toBe(single.dataset.turns);
+    expect(single.ingest.memories).toBe(batch.ingest.memories);
+    // The turn-context index is the same whichever way the turns arrived.
+    expect(single.hindsight.overall.recall).toEqual(batch.hindsight.overall.recall);
+    expect(single.hindsight.overall.mrr).toBe(batch.hindsight.overall.mrr);
+  }, 120_000);
+
+  it('asks only the conversations whose id matches --conversations (a tuning split kept apart from a blind one)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eval-split-'));
+    try {
+      const source = join(fixture('realtalk'), 'Chat_1_Ana_Ben.json');
+      await copyFile(source, join(dir, 'Chat_1_Ana_Ben.json'));
+      await copyFile(source, join(dir, 'Chat_2_Ana_Ben.json'));
+      const all = await runEval({ dataset: dir, ks: [10] });
+      const blind = await runEval({ dataset: dir, ks: [10], conversations: /^Chat_2_/ });
+      expect(all.dataset.conversations).toBe(2);
+      expect(blind.dataset.conversations).toBe(1);
+      expect(blind.dataset.questions * 2).toBe(all.dataset.questions);
+      expect(blind.dataset.turns * 2).toBe(all.dataset.turns);
+      await expect(runEval({ dataset: dir, ks: [10], conversations: /^Chat_3_/ })).rejects.toThrow(/no conversation/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
