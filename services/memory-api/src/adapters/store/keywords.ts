@@ -22,6 +22,13 @@ export interface OwnerStatistics {
   documents: number;
   /** Over the memories' own terms (context copies of a turn's words do not count again). */
   documentFrequency: (term: string) => number;
+  /**
+   * The owner's average memory length, weighted as a match's length is (own terms + context weight
+   * × context terms). A store that keeps it ranks every match against the same average, so a
+   * match's score does not depend on which other matches were read; without it the matches' own
+   * average stands in.
+   */
+  averageLength?: number;
 }
 
 /** How the stores rank keyword matches (memory-api's RANK_BM25_* and TURN_CONTEXT_WEIGHT). */
@@ -92,21 +99,61 @@ export function rankCountedKeywordMatches(
   ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
 ): Candidate[] {
   if (matches.length === 0) return [];
-  const idf = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
-  const queryWeight = [...idf.values()].reduce((sum, w) => sum + w, 0);
-  if (queryWeight <= 0) return [];
-  const weights = new Map(
-    [...idf].map(([term, w]) => [term, w * (1 - ranking.commonWordDiscount * termCommonness(term))]),
-  );
-  const averageLength = matches.reduce((sum, f) => sum + f.length, 0) / matches.length;
+  const averageLength = statistics.averageLength ?? matches.reduce((sum, f) => sum + f.length, 0) / matches.length;
+  const scorer = keywordScorer(queryTerms, { ...statistics, averageLength }, ranking);
+  if (!scorer) return [];
   return matches
-    .map(({ id, frequencies, length }) => ({
-      id,
-      score: bm25Score(weights, frequencies, length, averageLength, ranking) / queryWeight,
-    }))
+    .map(({ id, ...counted }) => ({ id, score: scorer.score(counted) }))
     .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
+}
+
+/** Scores keyword matches of one query against one owner's statistics, one match at a time. */
+export interface KeywordScorer {
+  /** A query term's weight (its IDF, less the common-word discount); 0 for a term not in the query. */
+  weight(term: string): number;
+  /** The normalised BM25 score of one counted match: 0 when it holds no query term. */
+  score(match: Omit<CountedKeywordMatch, 'id'>): number;
+  /**
+   * A score that no match holding only `terms` of the query reaches (normalised like `score`): each
+   * term adds at most weight × tf(k1 + 1) / (tf + k1(1 − b)), its contribution at length 0 and at
+   * the most frequent it can be in one memory (`maxFrequency`, unbounded when not given).
+   */
+  ceiling(terms: Iterable<{ term: string; maxFrequency?: number }>): number;
+}
+
+/**
+ * The scorer of `rankCountedKeywordMatches`, for a store that reads its matches in steps. Undefined
+ * when no query term carries weight (no memory of the owner holds any of them).
+ */
+export function keywordScorer(
+  queryTerms: readonly string[],
+  statistics: OwnerStatistics & { averageLength: number },
+  ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
+): KeywordScorer | undefined {
+  const idf = bm25Weights(queryTerms, statistics.documents, statistics.documentFrequency);
+  const queryWeight = [...idf.values()].reduce((sum, w) => sum + w, 0);
+  if (queryWeight <= 0) return undefined;
+  const weights = new Map(
+    [...idf].map(([term, w]) => [term, w * (1 - ranking.commonWordDiscount * termCommonness(term))]),
+  );
+  const { k1, b } = ranking;
+  return {
+    weight: (term) => weights.get(term) ?? 0,
+    score: ({ frequencies, length }) =>
+      bm25Score(weights, frequencies, length, statistics.averageLength, ranking) / queryWeight,
+    ceiling: (terms) => {
+      let most = 0;
+      for (const { term, maxFrequency = Number.POSITIVE_INFINITY } of terms) {
+        const saturation = Number.isFinite(maxFrequency)
+          ? (maxFrequency * (k1 + 1)) / (maxFrequency + k1 * (1 - b))
+          : k1 + 1;
+        most += (weights.get(term) ?? 0) * saturation;
+      }
+      return most / queryWeight;
+    },
+  };
 }
 
 function countTerms(

@@ -18,3 +18,16 @@ export function filterToSql(filter: MemoryFilter): { where: string; params: unkn
   });
   return { where, params };
 }
+
+/**
+ * A list of ids or rowids bound as one JSON array: one prepared statement whatever the list's
+ * length (placeholders per item cached a statement for every length a request happened to have).
+ * Index lookups per value, as with placeholders.
+ */
+export const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
+/**
+ * The memories of a list of rowids, looked up one by one: bound as a JSON array and joined first
+ * (CROSS JOIN keeps that order). With `rowid IN (…)` beside an owner's filter, SQLite walked the
+ * owner's whole scope index instead (~9 ms for an owner of 100,000 memories, ~0.3 ms by rowid).
+ */
+export const BY_ROWID_LIST = 'json_each(?) AS listed CROSS JOIN memories m ON m.rowid = listed.value';

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { countKeywordOwners, KEYWORD_OWNERS_DEFINITION } from './keyword-search.ts';
 import { preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
@@ -134,6 +135,16 @@ export const MIGRATIONS: ReadonlyArray<{
       if (reindexing !== undefined) {
         setMeta.run('reindex_table', moveVectorsOutOfVec0(db, reindexing, Number(meta.get('reindex_dimension'))));
       }
+    },
+  },
+  {
+    // Each owner's keyword statistics kept beside their keyword entries (keyword-search.ts): how many
+    // memories they hold and their own and context terms, for BM25's document count and average
+    // length without counting the owner's rows on every search (~7 ms for an owner of 100,000).
+    version: 7,
+    up: (db) => {
+      db.exec(KEYWORD_OWNERS_DEFINITION);
+      countKeywordOwners(preparedOnce(db));
     },
   },
 ];

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EmbeddingMismatchError } from '@hindsight/errors';
 import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from '@hindsight/memory-model';
-import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import {
@@ -28,33 +27,17 @@ import {
   type UserLayerCounts,
   type WriteBatch,
 } from '../../../memory/store-port.ts';
-import {
-  type CountedKeywordMatch,
-  contextTermPrefix,
-  DEFAULT_KEYWORD_RANKING,
-  type KeywordRanking,
-  ownerTermPrefix,
-  rankCountedKeywordMatches,
-} from '../keywords.ts';
+import { DEFAULT_KEYWORD_RANKING, type KeywordRanking } from '../keywords.ts';
 import { recordedSpace, reindexInstruction, unfinishedReindexInstruction } from '../reindex.ts';
 import { decodeSequenceCursor, pageBySequence, sequenceBefore } from '../sequence-page.ts';
-import { DEFAULT_TURN_CONTEXT, type TurnContextWindow, windowLabel } from '../turn-context.ts';
-import { filterToSql } from './filter-sql.ts';
+import { DEFAULT_TURN_CONTEXT, type TurnContextWindow } from '../turn-context.ts';
+import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
+import { keywordIndexVersion, SqliteKeywordIndex } from './keyword-search.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 import { dropVectorTables, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 import { GroupSync, walFlusher } from './wal-sync.ts';
-
-/** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
-const keywordIndexVersion = (window: TurnContextWindow) =>
-  `${KEYWORD_TOKENIZER_VERSION}/scoped-terms/${windowLabel(window)}`;
-
-/** Keyword candidates rescored per requested result, and at least this many. */
-const RESCORE_FACTOR = 4;
-const MIN_RESCORED = 100;
-/** The widest window of keyword matches filtered in one search. */
-const MAX_KEYWORD_WINDOW = 6400;
 
 /** store_meta key: the file holds no free space or index segments from before secure deletes. */
 const FREE_SPACE_SCRUBBED = 'free_space_scrubbed';
@@ -67,20 +50,6 @@ const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
-const MAX_QUERY_TERMS = 48;
-
-/**
- * A list of ids or rowids bound as one JSON array: one prepared statement whatever the list's
- * length (placeholders per item cached a statement for every length a request happened to have).
- * Index lookups per value, as with placeholders.
- */
-const IN_JSON_LIST = 'IN (SELECT value FROM json_each(?))';
-/**
- * The memories of a list of rowids, looked up one by one: bound as a JSON array and joined first
- * (CROSS JOIN keeps that order). With `rowid IN (…)` beside an owner's filter, SQLite walked the
- * owner's whole scope index instead (~9 ms for an owner of 100,000 memories, ~0.3 ms by rowid).
- */
-const BY_ROWID_LIST = 'json_each(?) AS listed CROSS JOIN memories m ON m.rowid = listed.value';
 
 /**
  * The embedded long-term store: one SQLite file holding rows, vectors with a binary code per
@@ -107,7 +76,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private servedVectors: SqliteVectors | undefined;
   /** The re-index this store is running (`beginReindex` … `finishReindex`). */
   private reindexing: UnfinishedReindex | undefined;
-  private readonly keywordRanking: KeywordRanking;
+  private readonly keywords: SqliteKeywordIndex;
   private readonly searchesInPool: boolean;
   private readonly turns: SqliteTurnIndex;
   private readonly keywordIndexVersion: string;
@@ -118,9 +87,16 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     private readonly path: string,
     options: SqliteStoreOptions = {},
   ) {
-    this.keywordRanking = options.keywordRanking ?? DEFAULT_KEYWORD_RANKING;
+    this.keywords = new SqliteKeywordIndex(
+      (source) => this.sql(source),
+      options.keywordRanking ?? DEFAULT_KEYWORD_RANKING,
+    );
     this.searchesInPool = options.searchesInPool ?? false;
-    this.turns = new SqliteTurnIndex((source) => this.sql(source), options.turnContext ?? DEFAULT_TURN_CONTEXT);
+    this.turns = new SqliteTurnIndex(
+      (source) => this.sql(source),
+      this.keywords,
+      options.turnContext ?? DEFAULT_TURN_CONTEXT,
+    );
     this.keywordIndexVersion = keywordIndexVersion(options.turnContext ?? DEFAULT_TURN_CONTEXT);
     this.durable = new GroupSync(walFlusher(path));
   }
@@ -366,13 +342,12 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     );
     const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
     const vectors = this.vectors();
-    const upsertTerms = this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)');
     const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
     const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
 
     const turns: TurnPosition[] = [];
-    const indexText = (rowid: bigint, record: MemoryRecord) => {
-      upsertTerms.run(rowid, this.turns.entry({ rowid: Number(rowid), ...record }));
+    const indexText = (rowid: bigint, record: MemoryRecord, fresh: boolean) => {
+      this.keywords.put(rowid, record, this.turns.entry({ rowid: Number(rowid), ...record }), fresh);
       deleteTags.run(rowid);
       for (const tag of record.tags) insertTag.run(rowid, tag);
       if (record.layer === 'episodic' && record.session_id !== null) {
@@ -393,7 +368,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           throw error;
         }
         vectors.add(rowid, vectorScope(record.tenant, record.user_id), vector);
-        indexText(rowid, record);
+        indexText(rowid, record, true);
       }
       for (const { record, vector } of batch.updates) {
         let result: { changes: number };
@@ -412,7 +387,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           vectors.remove(rowid, owner);
           vectors.add(rowid, owner, vector);
         }
-        indexText(rowid, record);
+        indexText(rowid, record, false);
       }
       this.turns.refresh(turns);
       // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
@@ -518,90 +493,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     }
   }
 
-  /**
-   * BM25 over one user's memories. FTS5 finds the candidates fast through the user-scoped tokens,
-   * but its IDF counts documents across every user; the candidates are therefore rescored with
-   * this user's own statistics (document count, document frequency, average length), as a BM25
-   * over that user's memories alone would.
-   */
+  /** BM25 over one user's memories, ranked with that user's own statistics (keyword-search.ts). */
   async keywordSearch(scope: SearchScope, terms: readonly string[], k: number): Promise<Candidate[]> {
-    const unique = [...new Set(terms)].slice(0, MAX_QUERY_TERMS);
-    if (unique.length === 0) return [];
-    const prefix = ownerTermPrefix(scope.tenant, scope.userId);
-    const context = contextTermPrefix(scope.tenant, scope.userId);
-    // Each query term as the owner's own token and as a neighbouring turn's (context) token.
-    const tokens = new Map<string, { term: string; context: boolean }>();
-    for (const term of unique) {
-      tokens.set(prefix + term, { term, context: false });
-      tokens.set(context + term, { term, context: true });
-    }
-    // One vocabulary read: which tokens the index holds at all, and in how many of the owner's own
-    // memories. Only those go into the match: a token without postings matches no row and adds
-    // nothing to any row's bm25, but FTS5 would still look it up.
-    const indexed = this.sql(`SELECT term, doc FROM memory_keywords_vocab WHERE term ${IN_JSON_LIST} AND doc > 0`).all(
-      JSON.stringify([...tokens.keys()]),
-    ) as Array<{ term: string; doc: number }>;
-    if (indexed.length === 0) return [];
-    const frequency = new Map<string, number>();
-    for (const { term, doc } of indexed) {
-      const token = tokens.get(term);
-      if (token && !token.context) frequency.set(token.term, doc);
-    }
-    const match = indexed.map(({ term }) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-    const rows = this.filteredKeywordMatches(scope, match, Math.max(k * RESCORE_FACTOR, MIN_RESCORED));
-    if (rows.length === 0) return [];
-
-    const { n: documents } = this.sql('SELECT count(*) AS n FROM memories WHERE tenant = ? AND user_id = ?').get(
-      scope.tenant,
-      scope.userId,
-    ) as { n: number };
-    const { contextWeight } = this.keywordRanking;
-    return rankCountedKeywordMatches(
-      unique,
-      rows.map((row) => countScopedTerms(row.id, row.terms, tokens, context, contextWeight)),
-      { documents, documentFrequency: (term) => frequency.get(term) ?? 0 },
-      k,
-      this.keywordRanking,
-    );
-  }
-
-  /**
-   * The best keyword matches that pass every filter, with their indexed terms. The match runs on
-   * the keyword index alone (the scoped tokens already confine it to one user) and carries only
-   * rowids through the sort; filters and terms are read together for that window afterwards,
-   * widening it until enough survive. (Reading rows or terms inside the match costs them for
-   * every match.)
-   */
-  private filteredKeywordMatches(
-    scope: SearchScope,
-    match: string,
-    wanted: number,
-  ): Array<{ id: string; terms: string }> {
-    const { where, params } = filterToSql(scope);
-    const matches = this.sql(
-      'SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY bm25(memory_keywords) LIMIT ?',
-    );
-    const allowedWithTerms = this.sql(
-      `SELECT m.rowid, m.id, k.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keywords k ON k.rowid = m.rowid
-       WHERE ${where}`,
-    );
-    let fetch = wanted;
-    for (;;) {
-      const found = (matches.all(match, fetch) as Array<{ rowid: number }>).map((f) => f.rowid);
-      if (found.length === 0) return [];
-      const allowed = new Map(
-        (
-          allowedWithTerms.all(JSON.stringify(found), ...params) as Array<{ rowid: number; id: string; terms: string }>
-        ).map((a) => [a.rowid, a]),
-      );
-      const kept: Array<{ id: string; terms: string }> = [];
-      for (const rowid of found) {
-        const row = allowed.get(rowid);
-        if (row) kept.push(row);
-      }
-      if (kept.length >= wanted || found.length < fetch || fetch >= MAX_KEYWORD_WINDOW) return kept.slice(0, wanted);
-      fetch = Math.min(MAX_KEYWORD_WINDOW, fetch * 4);
-    }
+    return this.keywords.search(scope, terms, k);
   }
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
@@ -666,7 +560,6 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     );
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
     const vectors = this.vectors();
-    const deleteTerms = this.sql('DELETE FROM memory_keywords WHERE rowid = ?');
     const removed = db
       .transaction(() => {
         let removed = 0;
@@ -681,7 +574,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           if (expected !== undefined && row.version !== expected) continue;
           const rowid = BigInt(row.rowid);
           vectors.remove(rowid, vectorScope(tenant, row.user_id));
-          deleteTerms.run(rowid);
+          this.keywords.remove(rowid, { tenant, user_id: row.user_id });
           removed += deleteRow.run(rowid).changes;
           if (row.layer === 'episodic' && row.session_id !== null) {
             turns.push({
@@ -784,13 +677,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
    * user's postings.
    */
   private rebuildKeywordIndex(): void {
-    const db = this.database();
-    db.exec('DELETE FROM memory_keywords');
-    const insert = db.prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)');
-    const rows = db.prepare('SELECT rowid, tenant, user_id, query, content FROM memories').all() as Array<
+    this.keywords.clear();
+    const rows = this.sql('SELECT rowid, tenant, user_id, query, content FROM memories').all() as Array<
       Pick<MemoryRow, 'rowid' | 'tenant' | 'user_id' | 'query' | 'content'>
     >;
-    for (const row of rows) insert.run(BigInt(row.rowid), this.turns.entry(row));
+    for (const row of rows) this.keywords.put(BigInt(row.rowid), row, this.turns.entry(row), true);
     this.turns.rebuildAll();
   }
 
@@ -914,29 +805,6 @@ function unfinishedReindex(meta: ReadonlyMap<string, string>): UnfinishedReindex
     table: vectorTableName(meta.get('reindex_table') ?? ''),
     after: Number(meta.get('reindex_after') ?? 0),
   };
-}
-
-/**
- * A match's query terms counted straight from its scoped tokens (`keywordTokens` terms behind the
- * owner's or the context prefix), as `rankKeywordMatches` counts the unscoped terms: context
- * tokens weigh `contextWeight` in the frequencies and in the length.
- */
-function countScopedTerms(
-  id: string,
-  indexed: string,
-  queryTokens: ReadonlyMap<string, { term: string; context: boolean }>,
-  contextPrefix: string,
-  contextWeight: number,
-): CountedKeywordMatch {
-  const frequencies = new Map<string, number>();
-  let length = 0;
-  for (const token of indexed.split(' ')) {
-    const weight = token.startsWith(contextPrefix) ? contextWeight : 1;
-    length += weight;
-    const query = queryTokens.get(token);
-    if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + weight);
-  }
-  return { id, frequencies, length };
 }
 
 function turnPosition(record: MemoryRecord, sessionId: string, rowid: number): TurnPosition {

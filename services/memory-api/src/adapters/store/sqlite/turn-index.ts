@@ -3,6 +3,7 @@ import { keywordTokens } from '@hindsight/text';
 import type { Statement } from 'better-sqlite3';
 import { contextTermPrefix, ownerTermPrefix } from '../keywords.ts';
 import { contextMargin, contextRewrites, NON_TURN_CATEGORIES, type TurnContextWindow } from '../turn-context.ts';
+import type { SqliteKeywordIndex } from './keyword-search.ts';
 
 /** Where a turn sits in its session: the store orders turns by occurred_at, then rowid (write order). */
 export interface TurnPosition {
@@ -39,6 +40,7 @@ const NOT_AFTER = '(occurred_at < ? OR (occurred_at = ? AND rowid <= ?))';
 export class SqliteTurnIndex {
   constructor(
     private readonly sql: (source: string) => Statement,
+    private readonly keywords: SqliteKeywordIndex,
     private readonly window: TurnContextWindow,
   ) {}
 
@@ -113,8 +115,8 @@ export class SqliteTurnIndex {
   }
 
   private write(rewrites: ReadonlyArray<{ turn: TurnRow; neighbours: TurnRow[] }>): void {
-    const upsert = this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)');
-    for (const { turn, neighbours } of rewrites) upsert.run(BigInt(turn.rowid), this.entry(turn, neighbours));
+    for (const { turn, neighbours } of rewrites)
+      this.keywords.put(BigInt(turn.rowid), turn, this.entry(turn, neighbours));
   }
 }
 

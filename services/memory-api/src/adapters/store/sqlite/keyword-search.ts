@@ -1,0 +1,460 @@
+import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
+import type { Statement } from 'better-sqlite3';
+import type { Candidate, SearchScope } from '../../../memory/store-port.ts';
+import {
+  type CountedKeywordMatch,
+  contextTermPrefix,
+  type KeywordRanking,
+  type KeywordScorer,
+  keywordScorer,
+  ownerTermPrefix,
+  rankCountedKeywordMatches,
+} from '../keywords.ts';
+import { type TurnContextWindow, windowLabel } from '../turn-context.ts';
+import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
+
+/** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
+export const keywordIndexVersion = (window: TurnContextWindow) =>
+  `${KEYWORD_TOKENIZER_VERSION}/scoped-terms/${windowLabel(window)}`;
+
+/**
+ * Each owner's keyword statistics, kept by `SqliteKeywordIndex` in the transaction that writes the
+ * owner's entries: how many entries (memories) they hold and how many own and context terms those
+ * entries hold in all. A row goes when its owner's last memory does (an erased user leaves none).
+ */
+export const KEYWORD_OWNERS_DEFINITION = `
+  CREATE TABLE IF NOT EXISTS keyword_owners (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    documents INTEGER NOT NULL,
+    own_terms INTEGER NOT NULL,
+    context_terms INTEGER NOT NULL,
+    writes INTEGER NOT NULL,
+    UNIQUE (tenant, user_id)
+  )`;
+
+type Sql = (source: string) => Statement;
+
+/** The owner a keyword entry belongs to (a memory row's columns). */
+export interface KeywordOwner {
+  tenant: string;
+  user_id: string;
+}
+
+const MAX_QUERY_TERMS = 48;
+/** Keyword candidates rescored per requested result, and at least this many (a window's size). */
+const RESCORE_FACTOR = 4;
+const MIN_RESCORED = 100;
+/** The widest window of keyword matches filtered in one search. */
+const MAX_KEYWORD_WINDOW = 6400;
+/** A search whose query terms hold at most this many postings reads them all (see `search`). */
+const WHOLE_READ_POSTINGS = 512;
+/** The first step of a search reads the rarest query terms' postings together up to this many. */
+const FIRST_STEP_POSTINGS = 256;
+/** A search reads whole postings of its rarer terms up to this many in all (see `search`). */
+const MAX_READ_POSTINGS = 2048;
+/**
+ * Vocabulary counts of tokens with at least this many postings are kept between searches (FTS5
+ * counts a token's postings by walking them: ~5 ms for a term in 90,000 memories of one owner),
+ * for as long as their owner's entries are unchanged; for this many owners at most.
+ */
+const CACHED_POSTINGS = 1024;
+const CACHED_OWNERS = 64;
+
+/** A token's row of the FTS5 vocabulary: entries holding it, and its occurrences in all. */
+interface TokenCount {
+  term: string;
+  doc: number;
+  cnt: number;
+}
+
+/** A query term as the index holds it for one owner. */
+interface IndexedTerm {
+  term: string;
+  /** Its own and context tokens that have postings. */
+  tokens: string[];
+  /** Entries holding either token (an entry holding both counts twice). */
+  postings: number;
+  /** Owner's memories holding it as their own term (the BM25 document frequency). */
+  documentFrequency: number;
+  /** The most it can weigh in one entry: own occurrences + context weight × context occurrences. */
+  maxFrequency: number;
+}
+
+/**
+ * The SQLite side of keyword search: the FTS5 index `memory_keywords` of owner-scoped tokens
+ * (`s<owner>term` for a memory's own terms, `c<owner>term` for its neighbouring turns' terms,
+ * written by the store and the turn index through `put`/`remove`), each owner's statistics beside
+ * it, and BM25 over one owner's memories. Writes run inside the caller's transaction.
+ */
+export class SqliteKeywordIndex {
+  /**
+   * Counts of common tokens per owner, valid while the owner's statistics row is the one they were
+   * read under (its id, never reused, and its `writes`, moved by every change of their entries).
+   */
+  private readonly vocabulary = new Map<string, { version: string; tokens: Map<string, TokenCount> }>();
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly ranking: KeywordRanking,
+  ) {}
+
+  /**
+   * Writes a memory's entry, replacing the one it had. `fresh`: the row was inserted in this
+   * transaction, so it has none yet. A memory keeps its owner across updates (as its vectors do).
+   */
+  put(rowid: bigint, owner: KeywordOwner, terms: string, fresh = false): void {
+    const size = entrySize(terms);
+    let documents = 1;
+    let own = size.own;
+    let context = size.context;
+    if (!fresh) {
+      const previous = this.sql('SELECT terms FROM memory_keywords WHERE rowid = ?').get(rowid) as
+        | { terms: string }
+        | undefined;
+      if (previous) {
+        const before = entrySize(previous.terms);
+        documents -= 1;
+        own -= before.own;
+        context -= before.context;
+      }
+    }
+    this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, terms);
+    this.count(owner, documents, own, context);
+  }
+
+  /** Removes a memory's entry (a deleted memory). */
+  remove(rowid: bigint, owner: KeywordOwner): void {
+    const previous = this.sql('SELECT terms FROM memory_keywords WHERE rowid = ?').get(rowid) as
+      | { terms: string }
+      | undefined;
+    if (!previous) return;
+    this.sql('DELETE FROM memory_keywords WHERE rowid = ?').run(rowid);
+    const before = entrySize(previous.terms);
+    this.count(owner, -1, -before.own, -before.context);
+  }
+
+  /** Drops every entry and every owner's statistics (a rebuild of the index follows). */
+  clear(): void {
+    this.sql('DELETE FROM memory_keywords').run();
+    this.sql('DELETE FROM keyword_owners').run();
+  }
+
+  /**
+   * BM25 over one owner's memories, with that owner's statistics (document count, document
+   * frequency) as a BM25 over their memories alone would rank, the `k` best.
+   *
+   * When the query's terms hold few postings (`WHOLE_READ_POSTINGS`), every match is read and
+   * ranked against the matches' average length, as `rankCountedKeywordMatches` ranks. Otherwise the
+   * postings are read rarest term first (MaxScore) and every match is ranked against the owner's
+   * average length, so a match's score does not depend on which others were read: after each step
+   * the matches read are scored on every query term, and the search stops once the terms not read
+   * yet could not lift an unread memory above the k-th score found (`KeywordScorer.ceiling`).
+   * Common terms carry little weight, so for most queries their postings are never read, and the
+   * answer is what reading every posting would answer. When the rarer terms alone already hold
+   * more than `MAX_READ_POSTINGS` postings, the terms left (the common ones) contribute their
+   * newest matches, a window of them, instead of all.
+   */
+  search(scope: SearchScope, queryTerms: readonly string[], k: number): Candidate[] {
+    const unique = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
+    if (unique.length === 0 || k <= 0) return [];
+    const owner = this.sql(
+      'SELECT id, documents, own_terms, context_terms, writes FROM keyword_owners WHERE tenant = ? AND user_id = ?',
+    ).get(scope.tenant, scope.userId) as
+      | { id: number; documents: number; own_terms: number; context_terms: number; writes: number }
+      | undefined;
+    if (!owner || owner.documents <= 0) return [];
+    const { contextWeight } = this.ranking;
+    const ownPrefix = ownerTermPrefix(scope.tenant, scope.userId);
+    const contextPrefix = contextTermPrefix(scope.tenant, scope.userId);
+    const tokens = new Map<string, { term: string; context: boolean }>();
+    for (const term of unique) {
+      tokens.set(ownPrefix + term, { term, context: false });
+      tokens.set(contextPrefix + term, { term, context: true });
+    }
+    const counts = this.counts(`${scope.tenant}\u001f${scope.userId}`, `${owner.id}:${owner.writes}`, tokens);
+    const indexed = this.terms(tokens, counts, contextWeight);
+    if (indexed.length === 0) return [];
+    const frequency = new Map(indexed.map((t) => [t.term, t.documentFrequency]));
+    const reader = new MatchReader(this.sql, scope, tokens, contextPrefix, contextWeight);
+    if (indexed.reduce((sum, t) => sum + t.postings, 0) <= WHOLE_READ_POSTINGS) {
+      const documentFrequency = (term: string) => frequency.get(term) ?? 0;
+      const matches = reader.read(this.matching(indexed, 'all'));
+      return rankCountedKeywordMatches(
+        unique,
+        matches,
+        { documents: owner.documents, documentFrequency },
+        k,
+        this.ranking,
+      );
+    }
+    const scorer = keywordScorer(
+      unique,
+      {
+        documents: owner.documents,
+        documentFrequency: (term) => frequency.get(term) ?? 0,
+        averageLength: (owner.own_terms + contextWeight * owner.context_terms) / owner.documents,
+      },
+      this.ranking,
+    );
+    if (!scorer) return [];
+    const order = indexed.sort((a, b) => scorer.weight(b.term) - scorer.weight(a.term) || a.postings - b.postings);
+
+    const scored = new ScoredMatches(reader, scorer);
+    let next = 0;
+    let read = 0;
+    while (next < order.length) {
+      const step = [order[next] as IndexedTerm];
+      let postings = step[0]?.postings ?? 0;
+      for (
+        let after = order[next + step.length];
+        after && postings + after.postings <= FIRST_STEP_POSTINGS && read === 0;
+        after = order[next + step.length]
+      ) {
+        step.push(after);
+        postings += after.postings;
+      }
+      if (read + postings > MAX_READ_POSTINGS) break;
+      scored.add(this.matching(step, 'all'));
+      read += postings;
+      next += step.length;
+      if (next < order.length && scorer.ceiling(order.slice(next)) <= scored.kthScore(k)) return scored.best(k);
+    }
+    if (next < order.length) {
+      // The terms left are common among the owner's memories: their newest matches, a window wide,
+      // widened while filters leave fewer than k.
+      const left = order.slice(next);
+      for (let window = Math.max(k * RESCORE_FACTOR, MIN_RESCORED); ; window *= 4) {
+        const rowids = this.matching(left, Math.min(window, MAX_KEYWORD_WINDOW));
+        scored.add(rowids);
+        if (scored.count >= k || rowids.length < window || window >= MAX_KEYWORD_WINDOW) break;
+      }
+    }
+    return scored.best(k);
+  }
+
+  /**
+   * How many entries hold each of these tokens and how often (tokens without postings left out):
+   * common tokens from the owner's cached counts while the owner's entries are unchanged, the rest
+   * from one vocabulary read.
+   */
+  private counts(ownerKey: string, version: string, tokens: ReadonlyMap<string, unknown>): TokenCount[] {
+    let cached = this.vocabulary.get(ownerKey);
+    if (cached !== undefined && cached.version !== version) {
+      this.vocabulary.delete(ownerKey);
+      cached = undefined;
+    }
+    const counts: TokenCount[] = [];
+    const unknown: string[] = [];
+    for (const token of tokens.keys()) {
+      const count = cached?.tokens.get(token);
+      if (count) counts.push(count);
+      else unknown.push(token);
+    }
+    if (unknown.length === 0) return counts;
+    const read = this.sql(
+      `SELECT term, doc, cnt FROM memory_keywords_vocab WHERE term ${IN_JSON_LIST} AND doc > 0`,
+    ).all(JSON.stringify(unknown)) as TokenCount[];
+    for (const count of read) {
+      counts.push(count);
+      if (count.doc < CACHED_POSTINGS) continue;
+      if (!cached) {
+        if (this.vocabulary.size >= CACHED_OWNERS) {
+          const oldest = this.vocabulary.keys().next().value;
+          if (oldest !== undefined) this.vocabulary.delete(oldest);
+        }
+        cached = { version, tokens: new Map() };
+        this.vocabulary.set(ownerKey, cached);
+      }
+      cached.tokens.set(count.term, count);
+    }
+    return counts;
+  }
+
+  /** The query's terms that hold postings of this owner, from their tokens' counts. */
+  private terms(
+    tokens: ReadonlyMap<string, { term: string; context: boolean }>,
+    counts: readonly TokenCount[],
+    contextWeight: number,
+  ): IndexedTerm[] {
+    const terms = new Map<string, IndexedTerm>();
+    for (const { term: token, doc, cnt } of counts) {
+      const query = tokens.get(token);
+      if (!query) continue;
+      let entry = terms.get(query.term);
+      if (!entry) {
+        entry = { term: query.term, tokens: [], postings: 0, documentFrequency: 0, maxFrequency: 0 };
+        terms.set(query.term, entry);
+      }
+      entry.tokens.push(token);
+      entry.postings += doc;
+      // One entry holds at most all the token's occurrences but one per other entry holding it.
+      const most = cnt - doc + 1;
+      if (query.context) entry.maxFrequency += contextWeight * most;
+      else {
+        entry.documentFrequency = doc;
+        entry.maxFrequency += most;
+      }
+    }
+    return [...terms.values()];
+  }
+
+  /** Rowids of the entries holding any of these terms: all of them, or the newest `limit`. */
+  private matching(terms: readonly IndexedTerm[], limit: number | 'all'): number[] {
+    const match = terms.flatMap((t) => t.tokens.map((token) => `"${token.replaceAll('"', '""')}"`)).join(' OR ');
+    const rows =
+      limit === 'all'
+        ? this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ?').pluck().all(match)
+        : this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY rowid DESC LIMIT ?')
+            .pluck()
+            .all(match, limit);
+    return rows as number[];
+  }
+
+  private count(owner: KeywordOwner, documents: number, own: number, context: number): void {
+    this.sql(
+      `INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 1)
+       ON CONFLICT (tenant, user_id) DO UPDATE SET documents = documents + excluded.documents,
+         own_terms = own_terms + excluded.own_terms, context_terms = context_terms + excluded.context_terms,
+         writes = writes + 1`,
+    ).run(owner.tenant, owner.user_id, documents, own, context);
+    if (documents < 0) {
+      this.sql('DELETE FROM keyword_owners WHERE tenant = ? AND user_id = ? AND documents <= 0').run(
+        owner.tenant,
+        owner.user_id,
+      );
+    }
+  }
+}
+
+/**
+ * Recounts every owner's statistics from the entries (a migration of a store that had none): one
+ * pass over the entries with their owners.
+ */
+export function countKeywordOwners(sql: Sql): void {
+  sql('DELETE FROM keyword_owners').run();
+  const entries = sql(
+    'SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid',
+  ).iterate() as IterableIterator<{ tenant: string; user_id: string; terms: string }>;
+  const owners = new Map<
+    string,
+    { tenant: string; user_id: string; documents: number; own: number; context: number }
+  >();
+  for (const { tenant, user_id, terms } of entries) {
+    const key = `${tenant}\u001f${user_id}`;
+    let owner = owners.get(key);
+    if (!owner) {
+      owner = { tenant, user_id, documents: 0, own: 0, context: 0 };
+      owners.set(key, owner);
+    }
+    const size = entrySize(terms);
+    owner.documents += 1;
+    owner.own += size.own;
+    owner.context += size.context;
+  }
+  const insert = sql(
+    'INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 0)',
+  );
+  for (const o of owners.values()) insert.run(o.tenant, o.user_id, o.documents, o.own, o.context);
+}
+
+/** How many own and context tokens an entry holds (`s<owner>…` and `c<owner>…`, space-separated). */
+function entrySize(terms: string): { own: number; context: number } {
+  if (terms.length === 0) return { own: 0, context: 0 };
+  let tokens = 1;
+  let context = terms.startsWith('c') ? 1 : 0;
+  for (let at = terms.indexOf(' '); at !== -1; at = terms.indexOf(' ', at + 1)) {
+    tokens += 1;
+    if (terms.charCodeAt(at + 1) === 99 /* c */) context += 1;
+  }
+  return { own: tokens - context, context };
+}
+
+/**
+ * Reads a search's matches by rowid, each once: the rows that pass the search's filters, with
+ * their terms counted (rows and terms read together, for the new matches only).
+ */
+class MatchReader {
+  private readonly seen = new Set<number>();
+  private readonly rowsOf: Statement;
+  private readonly params: unknown[];
+
+  constructor(
+    sql: Sql,
+    scope: SearchScope,
+    private readonly tokens: ReadonlyMap<string, { term: string; context: boolean }>,
+    private readonly contextPrefix: string,
+    private readonly contextWeight: number,
+  ) {
+    const { where, params } = filterToSql(scope);
+    this.params = params;
+    this.rowsOf = sql(
+      `SELECT m.id, k.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keywords k ON k.rowid = m.rowid WHERE ${where}`,
+    );
+  }
+
+  read(rowids: readonly number[]): CountedKeywordMatch[] {
+    const unseen = rowids.filter((rowid) => !this.seen.has(rowid));
+    if (unseen.length === 0) return [];
+    for (const rowid of unseen) this.seen.add(rowid);
+    const rows = this.rowsOf.all(JSON.stringify(unseen), ...this.params) as Array<{ id: string; terms: string }>;
+    return rows.map(({ id, terms }) => ({
+      id,
+      ...countScopedTerms(terms, this.tokens, this.contextPrefix, this.contextWeight),
+    }));
+  }
+}
+
+/** The matches a stepwise search has read, scored on every query term as they are read. */
+class ScoredMatches {
+  private readonly kept: Candidate[] = [];
+
+  constructor(
+    private readonly reader: MatchReader,
+    private readonly scorer: KeywordScorer,
+  ) {}
+
+  get count(): number {
+    return this.kept.length;
+  }
+
+  add(rowids: readonly number[]): void {
+    for (const match of this.reader.read(rowids)) {
+      const score = this.scorer.score(match);
+      if (score > 0) this.kept.push({ id: match.id, score });
+    }
+  }
+
+  /** The k-th best score kept so far, 0 while fewer than k are kept. */
+  kthScore(k: number): number {
+    if (this.kept.length < k) return 0;
+    return this.kept.map((c) => c.score).sort((a, b) => b - a)[k - 1] ?? 0;
+  }
+
+  best(k: number): Candidate[] {
+    return [...this.kept].sort((a, b) => b.score - a.score).slice(0, k);
+  }
+}
+
+/**
+ * A match's query terms counted straight from its scoped tokens (`keywordTokens` terms behind the
+ * owner's or the context prefix), as `rankKeywordMatches` counts the unscoped terms: context
+ * tokens weigh `contextWeight` in the frequencies and in the length.
+ */
+function countScopedTerms(
+  indexed: string,
+  queryTokens: ReadonlyMap<string, { term: string; context: boolean }>,
+  contextPrefix: string,
+  contextWeight: number,
+): Omit<CountedKeywordMatch, 'id'> {
+  const frequencies = new Map<string, number>();
+  let length = 0;
+  for (const token of indexed.split(' ')) {
+    const weight = token.startsWith(contextPrefix) ? contextWeight : 1;
+    length += weight;
+    const query = queryTokens.get(token);
+    if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + weight);
+  }
+  return { frequencies, length };
+}

@@ -1,0 +1,318 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
+import { seededRandom } from '@hindsight/testing';
+import { keywordTokens } from '@hindsight/text';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_KEYWORD_RANKING, rankKeywordMatches } from '../../../src/adapters/store/keywords.ts';
+import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
+import type { SearchScope } from '../../../src/memory/store-port.ts';
+import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../../support/app.ts';
+import { axisVector, makeRecord } from '../../support/records.ts';
+
+/**
+ * Keyword search of the embedded store for an owner of any size: the owner's statistics it keeps
+ * (memories, own and context terms) stay what counting their rows says, whatever writes, deletes,
+ * forgets, erasures and imports run together; a heavy owner's results are those of a BM25 over all
+ * of that owner's memories, though a search reads only part of the common terms' postings.
+ */
+
+type Counts = Record<string, { documents: number; own_terms: number; context_terms: number }>;
+
+/** The statistics the store keeps, by `tenant/user`. */
+function kept(path: string): Counts {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare('SELECT tenant, user_id, documents, own_terms, context_terms FROM keyword_owners')
+      .all() as Array<{ tenant: string; user_id: string; documents: number; own_terms: number; context_terms: number }>;
+    return Object.fromEntries(
+      rows.map((r) => [
+        `${r.tenant}/${r.user_id}`,
+        { documents: r.documents, own_terms: r.own_terms, context_terms: r.context_terms },
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** The same statistics counted from the file's rows: memories per owner, tokens of their entries. */
+function counted(path: string): Counts {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const counts: Counts = {};
+    for (const { tenant, user_id } of db.prepare('SELECT tenant, user_id FROM memories').all() as Array<{
+      tenant: string;
+      user_id: string;
+    }>) {
+      const key = `${tenant}/${user_id}`;
+      counts[key] ??= { documents: 0, own_terms: 0, context_terms: 0 };
+      counts[key].documents += 1;
+    }
+    const entries = db
+      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid')
+      .all() as Array<{ tenant: string; user_id: string; terms: string }>;
+    for (const { tenant, user_id, terms } of entries) {
+      const owner = counts[`${tenant}/${user_id}`];
+      if (!owner) throw new Error(`an entry of ${tenant}/${user_id} has no memory`);
+      for (const token of terms.split(' ').filter(Boolean)) {
+        if (token.startsWith('c')) owner.context_terms += 1;
+        else owner.own_terms += 1;
+      }
+    }
+    return counts;
+  } finally {
+    db.close();
+  }
+}
+
+describe("sqlite keyword statistics stay exact (the owner's memories and terms)", () => {
+  let t: TestApp;
+  let path: string;
+  const acme = auth('key-acme');
+  const globex = auth('key-globex');
+
+  beforeAll(async () => {
+    t = await startTestApp(TENANT_KEYS);
+    path = join(t.dataDir, 'memory.db');
+  });
+  afterAll(() => t.close());
+
+  const post = (headers: Record<string, string>, url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+  const turn = (user: string, session: string, i: number) => ({
+    content: `turn ${i} of ${session}: we talked about sailing boats, harbour ${i % 7} and tide tables ${i}`,
+    memory_type: 'episodic',
+    user_id: user,
+    session_id: session,
+    occurred_at: new Date(Date.UTC(2025, 3, 2, 18, i)).toISOString(),
+  });
+  const fact = (user: string, i: number) => ({
+    content: `${user} keeps fact number ${i}: the ${['red', 'green', 'blue'][i % 3]} bicycle is in garage ${i}`,
+    memory_type: 'fact',
+    user_id: user,
+  });
+
+  it('under concurrent single and batched writes, turns, deletes, forgets, erasures and imports', async () => {
+    // Records of acme's user "dee", exported, to import into globex while everything else runs.
+    const written = await post(acme, '/v1/memories', { items: Array.from({ length: 12 }, (_, i) => fact('dee', i)) });
+    expect(written.statusCode).toBe(201);
+    const exported = await t.app.inject({ method: 'GET', url: '/v1/export?user_id=dee', headers: acme });
+    expect(exported.statusCode).toBe(200);
+    const doomed = await post(acme, '/v1/memories', {
+      items: Array.from({ length: 10 }, (_, i) => fact('ana', 100 + i)),
+    });
+    const doomedIds = (doomed.json() as { items: Array<{ id: string }> }).items.map((item) => item.id);
+    await post(acme, '/v1/memories', { items: Array.from({ length: 8 }, (_, i) => turn('ben', 'ben-gone', i)) });
+    await post(acme, '/v1/memories', { items: Array.from({ length: 9 }, (_, i) => fact('cy', i)) });
+
+    let release!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const after = <T>(request: () => Promise<T>) => barrier.then(request);
+    const requests = [
+      ...Array.from({ length: 20 }, (_, i) => after(() => post(acme, '/store', fact('ana', i)))),
+      ...Array.from({ length: 12 }, (_, i) => after(() => post(acme, '/store', turn('ben', 'ben-s1', i)))),
+      after(() =>
+        post(acme, '/v1/memories', { items: Array.from({ length: 15 }, (_, i) => turn('ben', 'ben-s2', i)) }),
+      ),
+      after(() => post(acme, '/v1/memories', { items: Array.from({ length: 15 }, (_, i) => fact('ana', 50 + i)) })),
+      ...doomedIds.map((id) =>
+        after(() => t.app.inject({ method: 'DELETE', url: `/v1/memories/${id}`, headers: acme })),
+      ),
+      after(() => post(acme, '/v1/forget', { user_id: 'ben', session_id: 'ben-gone' })),
+      after(() => t.app.inject({ method: 'DELETE', url: '/v1/users/cy', headers: acme })),
+      after(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/v1/import',
+          headers: { ...globex, 'content-type': 'application/x-ndjson' },
+          payload: exported.body,
+        }),
+      ),
+    ];
+    release();
+    const answers = await Promise.all(requests);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBeLessThan(300);
+
+    const statistics = kept(path);
+    expect(statistics).toEqual(counted(path));
+    expect(statistics['acme/ana']?.documents).toBe(20 + 15);
+    expect(statistics['acme/ben']?.documents).toBe(12 + 15);
+    // Turns hold their neighbours' words as context terms.
+    expect(statistics['acme/ben']?.context_terms).toBeGreaterThan(0);
+    expect(statistics['globex/dee']?.documents).toBe(12);
+    // An erased user leaves no row behind, not even their statistics.
+    expect(Object.keys(statistics).filter((key) => key.endsWith('/cy'))).toEqual([]);
+
+    // Their keyword search reads those statistics: the erased user finds nothing, the others find their own.
+    const search = async (headers: Record<string, string>, user: string, query: string) =>
+      (
+        (await post(headers, '/v1/search', { query, user_id: user })).json() as {
+          results: Array<{ content: string }>;
+        }
+      ).results;
+    expect(await search(acme, 'cy', 'bicycle garage')).toEqual([]);
+    const found = await search(globex, 'dee', 'bicycle garage');
+    expect(found.length).toBeGreaterThan(0);
+    for (const result of found) expect(result.content).toMatch(/^dee keeps fact number \d+: /);
+  });
+});
+
+/** Memories of 10–16 words from a Zipf-like vocabulary: a few words in most memories, most in few. */
+function zipfMemories(count: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  const words = Array.from({ length: 800 }, (_, rank) => `w${rank}x`);
+  const weights = words.map((_, rank) => 1 / (rank + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const pick = () => {
+    let target = random() * total;
+    for (let rank = 0; rank < words.length; rank++) {
+      target -= weights[rank] as number;
+      if (target <= 0) return words[rank] as string;
+    }
+    return words[words.length - 1] as string;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: 10 + Math.floor(random() * 7) }, pick).join(' '));
+}
+
+describe('sqlite keyword search of a heavy owner', () => {
+  const OWNER: SearchScope = { tenant: 't1', userId: 'heavy', statuses: ['active'] };
+  const MEMORIES = 4000;
+  let dir: string;
+  let store: SqliteMemoryStore;
+  let records: MemoryRecord[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hindsight-heavy-'));
+    store = new SqliteMemoryStore(join(dir, 'memory.db'));
+    await store.open({ model: 'test-8', dimension: 8 });
+    records = zipfMemories(MEMORIES, 18).map((content) => makeRecord({ content, user_id: 'heavy' }));
+    // Another owner with the same words: their memories count for neither the matches nor the statistics.
+    const others = zipfMemories(1500, 19).map((content) => makeRecord({ content, user_id: 'light' }));
+    const all = [...records, ...others];
+    for (let at = 0; at < all.length; at += 500) {
+      await store.commit({
+        inserts: all.slice(at, at + 500).map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+    }
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** BM25 over every memory of the owner, each read whole: what the search must answer. */
+  const unbounded = (query: string, k: number) => {
+    const terms = keywordTokens(query);
+    const documents = records.map((record) => ({ id: record.id, terms: keywordTokens(searchableText(record)) }));
+    const frequency = (term: string) => documents.filter((d) => d.terms.includes(term)).length;
+    const averageLength = documents.reduce((sum, d) => sum + d.terms.length, 0) / documents.length;
+    const wanted = new Set(terms);
+    return rankKeywordMatches(
+      terms,
+      documents.filter((d) => d.terms.some((term) => wanted.has(term))),
+      { documents: documents.length, documentFrequency: frequency, averageLength },
+      k,
+      DEFAULT_KEYWORD_RANKING,
+    );
+  };
+  const rounded = (hits: Array<{ score: number }>) => hits.map((h) => Number(h.score.toFixed(9)));
+
+  it.each([
+    ['a rare word beside the most common ones', 'w0x w1x w2x w700x'],
+    ['words of middling frequency beside common ones', 'w0x w30x w45x w3x'],
+    ['one middling word and one common word', 'w12x w1x'],
+  ])('ranks as a BM25 over all its memories: %s', async (_name, query) => {
+    const frequencies = keywordTokens(query).map(
+      (term) => records.filter((r) => r.content.split(' ').includes(term)).length,
+    );
+    // The most common word is in most of the owner's memories: too many postings to read them all.
+    expect(Math.max(...frequencies)).toBeGreaterThan(MEMORIES * 0.5);
+    const hits = await store.keywordSearch(OWNER, keywordTokens(query), 40);
+    const expected = unbounded(query, 40);
+    expect(hits.length).toBe(expected.length);
+    expect(rounded(hits)).toEqual(rounded(expected));
+    // The same memories where scores differ from their neighbours' (ties may come in any order).
+    const scores = rounded(expected);
+    const distinct = (i: number) => scores[i] !== scores[i - 1] && scores[i] !== scores[i + 1];
+    expect(hits.map((h, i) => (distinct(i) ? h.id : 'tie'))).toEqual(
+      expected.map((h, i) => (distinct(i) ? h.id : 'tie')),
+    );
+  });
+
+  it('scores every memory it returns as that BM25 does, when only common words are asked', async () => {
+    const query = 'w0x w1x w2x';
+    const hits = await store.keywordSearch(OWNER, keywordTokens(query), 40);
+    expect(hits).toHaveLength(40);
+    const exact = new Map(unbounded(query, MEMORIES).map((h) => [h.id, Number(h.score.toFixed(9))]));
+    for (const hit of hits) expect(Number(hit.score.toFixed(9))).toBe(exact.get(hit.id));
+  });
+
+  it("keeps to the owner's filters while reading part of the postings", async () => {
+    const archived = records.filter((r) => r.content.split(' ').includes('w12x')).slice(0, 5);
+    await store.commit({
+      inserts: [],
+      updates: archived.map((record) => ({ record: { ...record, status: 'archived' as const } })),
+    });
+    const hits = await store.keywordSearch(OWNER, keywordTokens('w12x w1x'), 40);
+    const gone = new Set(archived.map((r) => r.id));
+    expect(hits.filter((h) => gone.has(h.id))).toEqual([]);
+    expect(hits.length).toBe(40);
+    await store.commit({
+      inserts: [],
+      updates: archived.map((record) => ({ record: { ...record, status: 'active' as const, version: 2 } })),
+    });
+  });
+});
+
+describe('sqlite keyword statistics of a store from before them (schema 6)', () => {
+  it('are counted from its entries on open, and kept from then on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const turns = Array.from({ length: 5 }, (_, i) =>
+        makeRecord({
+          content: `turn ${i} about the lighthouse keeper`,
+          layer: 'episodic',
+          category: 'event',
+          session_id: 's1',
+          occurred_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        }),
+      );
+      const facts = [makeRecord({ content: 'The lighthouse is painted white', user_id: 'u2' })];
+      await store.commit({
+        inserts: [...turns, ...facts].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      await store.close();
+
+      // The file as schema 6 left it: no statistics.
+      const db = new Database(path);
+      db.exec(
+        "DROP TABLE keyword_owners; DELETE FROM sqlite_sequence WHERE name = 'keyword_owners'; UPDATE store_meta SET value = '6' WHERE key = 'schema_version'",
+      );
+      db.close();
+
+      const upgraded = new SqliteMemoryStore(path);
+      await upgraded.open({ model: 'test-8', dimension: 8 });
+      expect(kept(path)).toEqual(counted(path));
+      expect(kept(path)['t1/u1']).toMatchObject({ documents: 5 });
+      const hits = await upgraded.keywordSearch({ tenant: 't1', userId: 'u2' }, keywordTokens('lighthouse'), 5);
+      expect(hits.map((h) => h.id)).toEqual([facts[0]?.id]);
+      await upgraded.deleteMany('t1', [turns[2]?.id as string]);
+      expect(kept(path)).toEqual(counted(path));
+      expect(kept(path)['t1/u1']).toMatchObject({ documents: 4 });
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
