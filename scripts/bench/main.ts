@@ -678,7 +678,7 @@ function breakdown(before: Samples, after: Samples): Record<string, number> {
     search: perRequest(delta('hindsight_search_duration_seconds_sum')),
     embed: perRequest(delta('hindsight_embed_duration_seconds_sum')),
   };
-  for (const op of ['vectorSearch', 'keywordSearch', 'getMany', 'similarities', 'recordAccess']) {
+  for (const op of ['searchCandidates', 'vectorSearch', 'keywordSearch', 'getMany', 'similarities', 'recordAccess']) {
     result[op] = perRequest(delta('hindsight_store_query_duration_seconds_sum', (l) => l.operation === op));
   }
   return result;
