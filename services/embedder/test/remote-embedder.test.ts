@@ -84,6 +84,49 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
     }
   });
 
+  it('sends consecutive and concurrent embeds over kept-alive connections, with the same vectors', async () => {
+    const connections: unknown[] = [];
+    const onConnection = (socket: unknown) => connections.push(socket);
+    app.server.on('connection', onConnection);
+    try {
+      const remote = await RemoteEmbedder.connect({ url });
+      const local = new BuiltinEmbedder({ dimension: 128 });
+      for (let i = 0; i < 20; i++) {
+        const [vector] = await remote.embed([`the spare key is under flowerpot ${i}`]);
+        expect(vector).toEqual(local.embedOne(`the spare key is under flowerpot ${i}`));
+      }
+      // check() took the first connection; the twenty embeds after it reused it.
+      expect(connections.length).toBe(1);
+      const together = await Promise.all(Array.from({ length: 8 }, (_, i) => remote.embed([`together ${i}`])));
+      expect(together.map(([v]) => v)).toEqual(Array.from({ length: 8 }, (_, i) => local.embedOne(`together ${i}`)));
+      expect(connections.length).toBeLessThanOrEqual(8);
+      await remote.close();
+    } finally {
+      app.server.off('connection', onConnection);
+    }
+  });
+
+  it('fails an embed the service does not answer within the timeout, naming the wait', async () => {
+    // A local server speaking the service's protocol whose /embed never answers.
+    const stalled = createServer((request, response) => {
+      if (request.url === '/models') return response.end(JSON.stringify({ model: 'stalled', dim: 8 }));
+      if (request.url === '/ready') return response.end(JSON.stringify({ status: 'ready' }));
+      request.resume();
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const stalledUrl = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+    try {
+      const remote = await RemoteEmbedder.connect({ url: stalledUrl, timeoutMs: 200 });
+      const error = await remote.embed(['anyone there?']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DependencyUnavailableError);
+      expect((error as Error).message).toMatch(`no answer from ${stalledUrl}/embed within 200 ms`);
+      await remote.close();
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
+  });
+
   it('reports a stopped service as DependencyUnavailableError("embedder") naming the URL', async () => {
     const { app: doomed } = await testApp();
     const doomedUrl = await listening(doomed);
