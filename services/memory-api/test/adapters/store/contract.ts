@@ -586,6 +586,34 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       expect(await store.count({ tenant: 't1', statuses: ['active'] })).toBe(won);
     });
 
+    it('lets each of sixteen concurrent commits stand or fall alone: one duplicate is refused, the rest stored whole', async () => {
+      const taken = makeRecord({ content: 'already remembered' });
+      await store.commit({ inserts: [{ record: taken, vector: axisVector(0) }], updates: [] });
+      const records = Array.from({ length: 16 }, (_, i) =>
+        makeRecord({ content: i === 7 ? 'already remembered' : `parcel ${i} waits in locker ${i}` }),
+      );
+      const outcomes = await Promise.allSettled(
+        records.map((record, i) =>
+          store.commit({ inserts: [{ record, vector: axisVector(1 + (i % 7)) }], updates: [] }),
+        ),
+      );
+      expect(outcomes[7]?.status).toBe('rejected');
+      expect((outcomes[7] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateContentError);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(15);
+      expect(await store.get('t1', records[7]?.id as string)).toBeUndefined();
+      const scope = { tenant: 't1', userId: 'u1' };
+      for (const [i, record] of records.entries()) {
+        if (i === 7) continue;
+        expect(await store.get('t1', record.id)).toEqual(record);
+        expect((await store.keywordSearch(scope, keywordTokens(`locker ${i}`), 20)).map((c) => c.id)).toContain(
+          record.id,
+        );
+        const near = await store.vectorSearch(scope, axisVector(1 + (i % 7)), 20);
+        expect(near.find((c) => c.id === record.id)?.score).toBeCloseTo(1, 5);
+      }
+      expect(await store.count({ tenant: 't1' })).toBe(16);
+    });
+
     it('keeps access statistics recorded after the read when a stale-looking record is committed', async () => {
       const record = makeRecord({ content: 'read often' });
       await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });

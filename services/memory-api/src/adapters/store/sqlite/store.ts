@@ -37,7 +37,7 @@ import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 import { dropVectorTables, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
-import { GroupSync, walFlusher } from './wal-sync.ts';
+import { GroupSync, TransactionGroup, walFlusher } from './wal-sync.ts';
 
 /** store_meta key: the file holds no free space or index segments from before secure deletes. */
 const FREE_SPACE_SCRUBBED = 'free_space_scrubbed';
@@ -82,6 +82,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private readonly keywordIndexVersion: string;
   /** Group commit: a write is acknowledged once a WAL flush begun after its commit is done. */
   private readonly durable: GroupSync;
+  /** Writes arriving while a flush runs share one transaction after it (`commit`). */
+  private readonly writes: TransactionGroup;
 
   constructor(
     private readonly path: string,
@@ -99,6 +101,14 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     );
     this.keywordIndexVersion = keywordIndexVersion(options.turnContext ?? DEFAULT_TURN_CONTEXT);
     this.durable = new GroupSync(walFlusher(path));
+    // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
+    // (busy_timeout) instead of failing the upgrade from a read snapshot. A transaction inside the
+    // open one is a savepoint (better-sqlite3 nests them so).
+    this.writes = new TransactionGroup(this.durable, {
+      transaction: (work) => this.database().transaction(work).immediate(),
+      savepoint: (work) => this.database().transaction(work)(),
+      inTransaction: () => this.database().inTransaction,
+    });
   }
 
   async open(space: EmbeddingSpace): Promise<void> {
@@ -333,7 +343,13 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 
   async commit(batch: WriteBatch): Promise<void> {
-    const db = this.database();
+    // Applied with the writes waiting beside it, in one transaction; answered once that is durable.
+    await this.writes.commit(() => this.applyWrite(batch));
+    if (batch.inserts.length + batch.updates.length >= BULK_WRITE_ROWS) this.checkpointAfterBulkWrite();
+  }
+
+  /** A batch's statements, inside the transaction `commit` runs it in (prepared there: a re-index may switch tables). */
+  private applyWrite(batch: WriteBatch): void {
     const insertRow = this.sql(
       `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
     );
@@ -355,46 +371,40 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       }
     };
 
-    db.transaction(() => {
-      for (const { record, vector } of batch.inserts) {
+    for (const { record, vector } of batch.inserts) {
+      this.assertDimension(vector);
+      let rowid: bigint;
+      try {
+        rowid = BigInt(insertRow.run(...recordToValues(record)).lastInsertRowid);
+      } catch (error) {
+        if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
+        // Ids are unique across tenants (an import may carry one another tenant already holds).
+        if (isUniqueViolation(error, 'memories.id')) throw new IdTakenError(record.id);
+        throw error;
+      }
+      vectors.add(rowid, vectorScope(record.tenant, record.user_id), vector);
+      indexText(rowid, record, true);
+    }
+    for (const { record, vector } of batch.updates) {
+      let result: { changes: number };
+      try {
+        result = updateRow.run(...recordToValues(record), record.id, record.tenant, record.version);
+      } catch (error) {
+        if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
+        throw error;
+      }
+      // Changed or deleted since it was read: the decision must be made again.
+      if (result.changes === 0) throw new StaleWriteError([record.id]);
+      const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
+      if (vector) {
         this.assertDimension(vector);
-        let rowid: bigint;
-        try {
-          rowid = BigInt(insertRow.run(...recordToValues(record)).lastInsertRowid);
-        } catch (error) {
-          if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
-          // Ids are unique across tenants (an import may carry one another tenant already holds).
-          if (isUniqueViolation(error, 'memories.id')) throw new IdTakenError(record.id);
-          throw error;
-        }
-        vectors.add(rowid, vectorScope(record.tenant, record.user_id), vector);
-        indexText(rowid, record, true);
+        const owner = vectorScope(record.tenant, record.user_id);
+        vectors.remove(rowid, owner);
+        vectors.add(rowid, owner, vector);
       }
-      for (const { record, vector } of batch.updates) {
-        let result: { changes: number };
-        try {
-          result = updateRow.run(...recordToValues(record), record.id, record.tenant, record.version);
-        } catch (error) {
-          if (isUniqueViolation(error, 'memories.tenant')) throw new DuplicateContentError(record.content_hash);
-          throw error;
-        }
-        // Changed or deleted since it was read: the decision must be made again.
-        if (result.changes === 0) throw new StaleWriteError([record.id]);
-        const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
-        if (vector) {
-          this.assertDimension(vector);
-          const owner = vectorScope(record.tenant, record.user_id);
-          vectors.remove(rowid, owner);
-          vectors.add(rowid, owner, vector);
-        }
-        indexText(rowid, record, false);
-      }
-      this.turns.refresh(turns);
-      // IMMEDIATE: take the write lock up front, so another process sharing the file waits for it
-      // (busy_timeout) instead of failing the upgrade from a read snapshot.
-    }).immediate();
-    await this.durable.afterCommit();
-    if (batch.inserts.length + batch.updates.length >= BULK_WRITE_ROWS) this.checkpointAfterBulkWrite();
+      indexText(rowid, record, false);
+    }
+    this.turns.refresh(turns);
   }
 
   /**

@@ -37,6 +37,11 @@ export class GroupSync {
     return this.flushes;
   }
 
+  /** Resolves once the flush on its way to the disk now has ended (at once when none is); never rejects. */
+  async settled(): Promise<void> {
+    await this.inFlight?.catch(() => undefined);
+  }
+
   private start(): Promise<void> {
     this.flushes++;
     const run: Promise<void> = this.flush().finally(() => {
@@ -66,4 +71,86 @@ export function walFlusher(databasePath: string): () => Promise<void> {
       await file.close();
     }
   };
+}
+
+/** One write waiting to be applied in the next shared transaction. */
+interface WaitingWrite {
+  apply: () => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit of whole transactions, on top of `GroupSync`. A write that arrives while a WAL flush
+ * is on its way to the disk could not be acknowledged by that flush anyway; instead of each such
+ * write committing a transaction of its own (and rewriting the same index pages, keyword segment
+ * and vector block into the WAL once per write), they wait for that flush to end and are applied
+ * together in one transaction, each in a savepoint of its own, so one write that fails (a
+ * duplicate, a stale version) is rolled back and refused alone while the others commit. Every
+ * write is acknowledged only after a flush begun after that transaction committed, as with
+ * `GroupSync` alone: no acknowledged write is lost on a crash, and a write arriving while no flush
+ * runs is applied at the end of the event loop's turn, with those that arrived in the same turn.
+ */
+export class TransactionGroup {
+  private waiting: WaitingWrite[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly sync: GroupSync,
+    private readonly database: {
+      /** Runs `work` as one transaction (BEGIN IMMEDIATE … COMMIT); a throw rolls all of it back. */
+      transaction(work: () => void): void;
+      /** Runs `work` in a savepoint of the open transaction; a throw rolls back only `work`. */
+      savepoint(work: () => void): void;
+      /** Whether the transaction is still open (some errors make SQLite roll all of it back). */
+      inTransaction(): boolean;
+    },
+  ) {}
+
+  /** Applies `apply` (synchronous statements) in the next shared transaction; resolves once it is durable. */
+  commit(apply: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ apply, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // One turn of the event loop more: the writes whose requests were read in the same turn join.
+      void this.sync.settled().then(() => setImmediate(() => this.applyWaiting()));
+    });
+  }
+
+  private applyWaiting(): void {
+    const group = this.waiting;
+    this.waiting = [];
+    this.scheduled = false;
+    const refused = new Map<WaitingWrite, unknown>();
+    try {
+      this.database.transaction(() => {
+        for (const write of group) {
+          try {
+            this.database.savepoint(write.apply);
+          } catch (error) {
+            // An error SQLite answered by rolling the whole transaction back ends the group: the
+            // next writes must not run outside a transaction.
+            if (!this.database.inTransaction()) throw error;
+            refused.set(write, error);
+          }
+        }
+      });
+    } catch (error) {
+      // The transaction itself failed (BEGIN or COMMIT): nothing of the group was written.
+      for (const write of group) write.reject(error);
+      return;
+    }
+    for (const [write, error] of refused) write.reject(error);
+    const committed = group.filter((write) => !refused.has(write));
+    if (committed.length === 0) return;
+    this.sync.afterCommit().then(
+      () => {
+        for (const write of committed) write.resolve();
+      },
+      (error: unknown) => {
+        for (const write of committed) write.reject(error);
+      },
+    );
+  }
 }
