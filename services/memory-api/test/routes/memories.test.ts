@@ -136,6 +136,26 @@ describe('access statistics', () => {
   });
 });
 
+describe('access statistics under load', () => {
+  it('counts every return of 20 concurrent searches while writes commit beside them', async () => {
+    const { body } = await store({
+      content: 'The user rows a scull on the river',
+      memory_type: 'fact',
+      user_id: 'rower',
+    });
+    const searches = Array.from({ length: 20 }, () => retrieve({ query: 'scull river', user_id: 'rower' }));
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      store({ content: `Rowing log entry number ${i} for the week`, user_id: 'rower-log' }),
+    );
+    const [found] = await Promise.all([Promise.all(searches), Promise.all(writes)]);
+    expect(found.every((answer) => answer.results[0]?.id === body.id)).toBe(true);
+    await t.deps.memory.close();
+    const record = (await t.app.inject({ method: 'GET', url: `/v1/memories/${body.id}`, headers: acme })).json();
+    expect(record.access_count).toBe(20);
+    expect(record.version).toBe(1);
+  });
+});
+
 describe('duplicates, merge and supersede', () => {
   it('answers duplicate for the same content and bumps proof_count', async () => {
     const first = await store({ content: 'The user speaks Portuguese', memory_type: 'fact', user_id: 'dup' });

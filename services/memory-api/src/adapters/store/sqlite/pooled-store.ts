@@ -19,6 +19,9 @@ import type {
 import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
 import { SqliteMemoryStore, type SqliteStoreOptions } from './store.ts';
 
+/** Memories whose access statistics one statement of the access worker updates. */
+const ACCESS_CHUNK = 64;
+
 /**
  * The embedded store serving memory-api: writes (and erasure, re-index) on the one serving
  * connection, serialised and durable as `SqliteMemoryStore` makes them; reads answered by a pool of
@@ -30,6 +33,8 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
   readonly backend = 'sqlite';
   private readonly writer: SqliteMemoryStore;
   private pool: SqliteReadPool | undefined;
+  /** One worker with a writing connection of its own for access statistics (read-pool.ts ACCESS_WRITES). */
+  private access: SqliteReadPool | undefined;
 
   constructor(
     private readonly path: string,
@@ -41,15 +46,25 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
 
   async open(space: EmbeddingSpace): Promise<void> {
     await this.writer.open(space);
-    try {
-      this.pool = await SqliteReadPool.start({ path: this.path, options: this.options, space }, this.readWorkers);
-    } catch (error) {
+    // The access worker writes and looks rows up by id only: it maps nothing of the file, as the serving connection.
+    const accessOptions = { ...this.options, searchesInPool: true };
+    const [pool, access] = await Promise.allSettled([
+      SqliteReadPool.start({ path: this.path, options: this.options, space, role: 'reads' }, this.readWorkers),
+      SqliteReadPool.start({ path: this.path, options: accessOptions, space, role: 'access' }, 1),
+    ]);
+    if (pool.status === 'rejected' || access.status === 'rejected') {
+      if (pool.status === 'fulfilled') await pool.value.close();
+      if (access.status === 'fulfilled') await access.value.close();
       await this.writer.close();
-      throw error;
+      throw pool.status === 'rejected' ? pool.reason : (access as PromiseRejectedResult).reason;
     }
+    this.pool = pool.value;
+    this.access = access.value;
   }
 
   async close(): Promise<void> {
+    await this.access?.close();
+    this.access = undefined;
     await this.pool?.close();
     this.pool = undefined;
     await this.writer.close();
@@ -63,8 +78,17 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     return this.writer.commit(batch);
   }
 
-  recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
-    return this.writer.recordAccess(tenant, ids, at);
+  /**
+   * On the access worker's connection, in statements of at most ACCESS_CHUNK memories: the event
+   * loop never runs the update, and a commit of the serving connection waits for at most one of
+   * them (both take the file's one write lock).
+   */
+  async recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
+    const access = this.access;
+    if (!access) throw new Error('store is not open');
+    for (let i = 0; i < ids.length; i += ACCESS_CHUNK) {
+      await access.call('recordAccess', [tenant, ids.slice(i, i + ACCESS_CHUNK), at]);
+    }
   }
 
   deleteMany(tenant: string, ids: readonly string[], atVersions?: ReadonlyMap<string, number>): Promise<number> {

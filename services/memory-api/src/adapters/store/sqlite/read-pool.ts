@@ -24,13 +24,22 @@ export const POOLED_READS = [
   'listErasures',
 ] as const;
 export type PooledRead = (typeof POOLED_READS)[number];
-export type StoreReads = Pick<MemoryStore, PooledRead>;
+/**
+ * What the access worker writes (`role: 'access'`): access statistics, the one write memory-api
+ * makes on every search, gathered by the AccessRecorder and written off the event loop on a
+ * connection of its own (an update of a few hundred rows took 5–8 ms of the loop, up to 77 ms).
+ */
+export const ACCESS_WRITES = ['recordAccess'] as const;
+export type WorkerCall = PooledRead | (typeof ACCESS_WRITES)[number];
+export type StoreReads = Pick<MemoryStore, WorkerCall>;
 
 /** What a read worker opens: the serving store's file, settings and space. */
 export interface ReaderSetup {
   path: string;
   options: SqliteStoreOptions;
   space: EmbeddingSpace;
+  /** `reads`: a read-only connection answering POOLED_READS; `access`: a writing one answering ACCESS_WRITES. */
+  role: 'reads' | 'access';
 }
 
 /** Worker → pool. */
@@ -45,7 +54,7 @@ export type ReaderMessage =
  * `CandidateQuery` crosses without its `vector` promise, which this message settles).
  */
 export type ReadRequest =
-  | { kind: 'call'; id: number; method: PooledRead; args: unknown[] }
+  | { kind: 'call'; id: number; method: WorkerCall; args: unknown[] }
   | { kind: 'vector'; id: number; vector: Float32Array | undefined };
 
 /** An error across the thread boundary: a typed one keeps its code and status (a bad cursor stays a 400). */
@@ -209,7 +218,7 @@ export class SqliteReadPool {
     return this.workers.length;
   }
 
-  call<M extends Exclude<PooledRead, 'searchCandidates'>>(
+  call<M extends Exclude<WorkerCall, 'searchCandidates'>>(
     method: M,
     args: Parameters<StoreReads[M]>,
   ): ReturnType<StoreReads[M]> {

@@ -1,12 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CandidateQuery } from '../../../memory/store-port.ts';
 import {
+  ACCESS_WRITES,
   POOLED_READS,
-  type PooledRead,
   type ReaderMessage,
   type ReaderSetup,
   type ReadRequest,
   serialiseError,
+  type WorkerCall,
 } from './read-pool.ts';
 import { SqliteMemoryStore } from './store.ts';
 
@@ -19,7 +20,7 @@ if (!port) throw new Error('read-worker.ts runs as a worker thread of the read p
 const setup = workerData as ReaderSetup;
 const store = new SqliteMemoryStore(setup.path, setup.options);
 const reply = (message: ReaderMessage) => port.postMessage(message);
-const allowed = new Set<string>(POOLED_READS);
+const allowed = new Set<string>(setup.role === 'access' ? ACCESS_WRITES : POOLED_READS);
 
 /** The query vectors of `searchCandidates` calls still waiting for theirs, by call id. */
 const vectors = new Map<number, (vector: Float32Array | undefined) => void>();
@@ -32,7 +33,8 @@ function argumentsOf(request: Extract<ReadRequest, { kind: 'call' }>): unknown[]
 }
 
 try {
-  await store.openReader(setup.space);
+  // The access worker opens the file as a writer after the serving store has migrated it (nothing is left to migrate).
+  await (setup.role === 'access' ? store.open(setup.space) : store.openReader(setup.space));
   port.on('message', async (request: ReadRequest) => {
     if (request.kind === 'vector') {
       vectors.get(request.id)?.(request.vector);
@@ -41,8 +43,8 @@ try {
     }
     const { id, method } = request;
     try {
-      if (!allowed.has(method)) throw new Error(`${method} is not a read`);
-      const read = store[method as PooledRead] as (...a: unknown[]) => Promise<unknown>;
+      if (!allowed.has(method)) throw new Error(`${method} is not a call of this worker`);
+      const read = store[method as WorkerCall] as (...a: unknown[]) => Promise<unknown>;
       reply({ kind: 'answer', id, value: await read.apply(store, argumentsOf(request)) });
     } catch (error) {
       reply({ kind: 'error', id, error: serialiseError(error) });
