@@ -74,6 +74,40 @@ describe('sqlite k-NN over binary codes rescored with the exact vectors', () => 
     }
   });
 
+  it('ranks each of many owners written interleaved exactly, with float32 similarities', async () => {
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    const vectors = randomVectors(2400, 41);
+    const owner = (i: number) => `user-${(i * 7919) % 40}`;
+    const records = await fill(store, owner, vectors);
+    try {
+      for (const [q, query] of randomVectors(40, 43).entries()) {
+        const userId = `user-${q % 40}`;
+        const own = vectors.map((v, i) => ({ i, similarity: cosine(query, v) })).filter(({ i }) => owner(i) === userId);
+        own.sort((a, b) => b.similarity - a.similarity);
+        const hits = await store.vectorSearch({ tenant: 't1', userId }, query, 10);
+        expect(hits.map((h) => h.id)).toEqual(own.slice(0, 10).map(({ i }) => records[i]?.id));
+        for (const [rank, hit] of hits.entries()) expect(hit.score).toBeCloseTo(own[rank]?.similarity as number, 4);
+        const similar = await store.similarities('t1', [records[(own.at(-1) as { i: number }).i]?.id as string], query);
+        expect([...similar.values()][0]).toBeCloseTo((own.at(-1) as { similarity: number }).similarity, 4);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps no trace of an owner whose last memory is deleted', async () => {
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    const records = await fill(store, (i) => (i === 0 ? 'leaving-user' : 'u1'), randomVectors(3, 9));
+    await store.deleteMany('t1', [records[0]?.id as string]);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    const owners = db.prepare('SELECT scope FROM memory_vectors_owners').pluck().all();
+    db.close();
+    expect(owners).toEqual(['t1\u001fu1']);
+  });
+
   it('reads only the owner searched for, and forgets a deleted memory', async () => {
     const store = new SqliteMemoryStore(path);
     await store.open(SPACE);
@@ -210,5 +244,81 @@ describe('sqlite migration 6: vectors out of vec0', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('sqlite migration 7: exact vectors out of the blocks, clustered by owner', () => {
+  /** A store file as schema 6 left it (float32 blocks of consecutive rowids and codes), with `vectors` over 3 users. */
+  function buildSchema6Store(file: string, vectors: readonly Float32Array[]) {
+    const db = new Database(file);
+    sqliteVec.load(db);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const setMeta = db.prepare('INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)');
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 5)) migration.up(db, DIMENSION);
+    setMeta.run('embedding_model', SPACE.model);
+    setMeta.run('embedding_dimension', String(DIMENSION));
+    const insertRow = db.prepare(
+      `INSERT INTO memories (rowid, id, tenant, user_id, layer, category, content, tags, metadata, confidence,
+         proof_count, source, occurred_at, created_at, updated_at, status, history, access_count, decay_weight,
+         content_hash, embedding_model)
+       VALUES (?, ?, 't1', ?, 'semantic', 'fact', ?, '[]', '{}', 0.9, 1, '{"kind":"api"}', 0, 0, 0, 'active', '[]', 0, 1, ?, ?)`,
+    );
+    const insertVector = db.prepare('INSERT INTO memory_embeddings (rowid, scope, embedding) VALUES (?, ?, ?)');
+    vectors.forEach((vector, i) => {
+      const user = `u${(i * 5) % 3}`;
+      insertRow.run(BigInt(i + 1), `m-${i}`, user, `old memory ${i}`, `hash-${i}`, SPACE.model);
+      insertVector.run(BigInt(i + 1), `t1\u001f${user}`, Buffer.from(vector.buffer));
+    });
+    (MIGRATIONS.find((m) => m.version === 6) as (typeof MIGRATIONS)[number]).up(db, DIMENSION);
+    setMeta.run('schema_version', '6');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    db.close();
+    return tables;
+  }
+
+  it('moves every vector of a store built by schema 6 and searches it as a store written today does', async () => {
+    const vectors = randomVectors(700, 33);
+    const schema6Tables = buildSchema6Store(path, vectors);
+    expect(schema6Tables).toEqual(expect.arrayContaining(['memory_vectors', 'memory_vectors_codes']));
+    expect(schema6Tables).not.toContain('memory_vectors_owners');
+
+    const migrated = new SqliteMemoryStore(path);
+    await migrated.open(SPACE);
+    // The same memories written by today's store, for comparison.
+    const freshPath = join(dir, 'fresh.db');
+    const fresh = new SqliteMemoryStore(freshPath);
+    await fresh.open(SPACE);
+    const records = await fill(fresh, (i) => `u${(i * 5) % 3}`, vectors);
+    try {
+      for (const [q, query] of randomVectors(15, 35).entries()) {
+        const userId = `u${q % 3}`;
+        const old = await migrated.vectorSearch({ tenant: 't1', userId }, query, 10);
+        const now = await fresh.vectorSearch({ tenant: 't1', userId }, query, 10);
+        expect(old.map((h) => h.id)).toEqual(now.map((h) => `m-${records.findIndex((r) => r.id === h.id)}`));
+        for (const [rank, hit] of old.entries()) expect(hit.score).toBeCloseTo(now[rank]?.score as number, 6);
+      }
+      const similar = await migrated.similarities('t1', ['m-4', 'm-7'], vectors[4] as Float32Array);
+      expect(similar.get('m-4')).toBeCloseTo(1, 5);
+      expect(similar.get('m-7')).toBeCloseTo(cosine(vectors[4] as Float32Array, vectors[7] as Float32Array), 4);
+      await migrated.deleteMany('t1', ['m-4']);
+      expect(await migrated.similarities('t1', ['m-4'], vectors[4] as Float32Array)).toEqual(new Map());
+    } finally {
+      await fresh.close();
+      await migrated.close();
+    }
+    const db = new Database(path, { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    const owners = db.prepare('SELECT scope, vectors FROM memory_vectors_owners ORDER BY scope').all();
+    const version = db.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get();
+    db.close();
+    expect(tables.filter((name) => name.includes('schema6'))).toEqual([]);
+    expect(owners).toEqual([
+      { scope: 't1\u001fu0', vectors: 234 },
+      { scope: 't1\u001fu1', vectors: 233 },
+      // m-4 was deleted after the move.
+      { scope: 't1\u001fu2', vectors: 232 },
+    ]);
+    expect(version).toBe(String(MIGRATIONS.at(-1)?.version));
   });
 });

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { countKeywordOwners, KEYWORD_OWNERS_DEFINITION } from './keyword-search.ts';
-import { preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
+import { BinaryCoder, preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each.
@@ -147,6 +147,20 @@ export const MIGRATIONS: ReadonlyArray<{
       countKeywordOwners(preparedOnce(db));
     },
   },
+  {
+    // Vectors leave the float32 blocks of consecutive rowids (a candidate read a 16 KB block shared
+    // with other owners: ~10 MB per k-NN of an owner of 1,000) for int8 rows keyed by owner, so an
+    // owner's vectors sit together, and int16 exact vectors by rowid (vectors.ts). A re-index in
+    // progress moves with the store.
+    version: 8,
+    compact: true,
+    up: (db, dimension) => {
+      const meta = db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck();
+      moveVectorsOutOfBlocks(db, (meta.get('vector_table') as string | undefined) ?? 'memory_vectors', dimension);
+      const reindexing = meta.get('reindex_table') as string | undefined;
+      if (reindexing !== undefined) moveVectorsOutOfBlocks(db, reindexing, Number(meta.get('reindex_dimension')));
+    },
+  },
 ];
 
 /** vec0 tables of schema 2–5: memory_embeddings, then memory_embeddings_g2, _g3 … after re-indexes. */
@@ -164,8 +178,7 @@ function moveVectorsOutOfVec0(db: Database, vec0Table: string, dimension: number
   const generation = VEC0_TABLE.exec(vec0Table);
   if (!generation) throw new Error(`store_meta names an unknown vector table "${vec0Table}"`);
   const table = `memory_vectors${generation[1] ?? ''}`;
-  db.exec(vectorTablesDefinition(table));
-  const vectors = new SqliteVectors(preparedOnce(db), table, dimension);
+  const blocks = new Schema6Blocks(db, table, dimension);
   const owners = db.prepare('SELECT rowid, tenant, user_id FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ?');
   // A point lookup per rowid: vec0 answers those from its rowid index.
   const embedding = db.prepare(`SELECT embedding FROM ${vec0Table} WHERE rowid = ?`).pluck();
@@ -176,13 +189,110 @@ function moveVectorsOutOfVec0(db: Database, vec0Table: string, dimension: number
       const bytes = embedding.get(BigInt(row.rowid)) as Buffer | undefined;
       // A re-index target holds vectors only up to its checkpoint.
       if (bytes === undefined) continue;
-      const vector = new Float32Array(new Uint8Array(bytes).buffer);
-      vectors.add(BigInt(row.rowid), vectorScope(row.tenant, row.user_id), vector);
+      blocks.add(row.rowid, vectorScope(row.tenant, row.user_id), new Float32Array(new Uint8Array(bytes).buffer));
     }
     after = (rows[rows.length - 1] as { rowid: number }).rowid;
   }
+  blocks.flush();
   db.exec(`DROP TABLE ${vec0Table}`);
   return table;
+}
+
+/** Bytes of a block of exact vectors in schema 6 (consecutive rowids; the slots of missing ones are zeros). */
+const SCHEMA6_BLOCK_BYTES = 16 * 1024;
+
+/** Vectors per schema-6 block of vectors of `dimension` float32s. */
+function schema6Slots(dimension: number): number {
+  return Math.max(1, Math.floor(SCHEMA6_BLOCK_BYTES / (dimension * 4)));
+}
+
+/**
+ * Writes the vector tables of schema 6, as migration 6 made them whatever vectors.ts does today:
+ * `<table>` float32 vectors in blocks of consecutive rowids, `<table>_codes` a binary code per
+ * vector clustered by owner. Vectors are added in ascending rowid order.
+ */
+class Schema6Blocks {
+  private readonly coder: BinaryCoder;
+  private readonly slots: number;
+  private readonly insertBlock;
+  private readonly insertCode;
+  private block: { number: number; bytes: Buffer } | undefined;
+
+  constructor(
+    db: Database,
+    table: string,
+    private readonly dimension: number,
+  ) {
+    db.exec(`
+      CREATE TABLE ${table} (block INTEGER PRIMARY KEY, vectors BLOB NOT NULL);
+      CREATE TABLE ${table}_codes (
+        scope TEXT NOT NULL,
+        rowid INTEGER NOT NULL,
+        code BLOB NOT NULL,
+        PRIMARY KEY (scope, rowid)
+      ) WITHOUT ROWID;
+    `);
+    this.coder = new BinaryCoder(dimension);
+    this.slots = schema6Slots(dimension);
+    this.insertBlock = db.prepare(`INSERT INTO ${table} (block, vectors) VALUES (?, ?)`);
+    this.insertCode = db.prepare(`INSERT INTO ${table}_codes (scope, rowid, code) VALUES (?, ?, ?)`);
+  }
+
+  add(rowid: number, scope: string, vector: Float32Array): void {
+    const number = Math.floor(rowid / this.slots);
+    if (this.block?.number !== number) {
+      this.flush();
+      this.block = { number, bytes: Buffer.alloc(this.slots * this.dimension * 4) };
+    }
+    Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(
+      this.block.bytes,
+      (rowid % this.slots) * this.dimension * 4,
+    );
+    this.insertCode.run(scope, BigInt(rowid), this.coder.code(vector));
+  }
+
+  flush(): void {
+    if (this.block) this.insertBlock.run(this.block.number, this.block.bytes);
+    this.block = undefined;
+  }
+}
+
+/**
+ * Moves the vectors of a schema-6 space `table` (float32 blocks) into today's tables of the same
+ * name (vectors.ts), reading each block once: the codes, indexed by rowid for the move, say which
+ * rowids hold a vector and whose they are.
+ */
+function moveVectorsOutOfBlocks(db: Database, table: string, dimension: number): void {
+  const hasBlocks = db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'block'`).get(table);
+  // Already moved (a file whose schema version was set back by hand): nothing to do.
+  if (hasBlocks === undefined) return;
+  db.exec(`
+    ALTER TABLE ${table} RENAME TO ${table}_schema6;
+    ALTER TABLE ${table}_codes RENAME TO ${table}_codes_schema6;
+    CREATE INDEX ${table}_codes_schema6_rowid ON ${table}_codes_schema6 (rowid);
+  `);
+  db.exec(vectorTablesDefinition(table));
+  const vectors = new SqliteVectors(preparedOnce(db), table, dimension);
+  const slots = schema6Slots(dimension);
+  const slotBytes = dimension * 4;
+  const owned = db.prepare(
+    `SELECT rowid, scope FROM ${table}_codes_schema6 WHERE rowid > ? ORDER BY rowid LIMIT ${MOVE_BATCH}`,
+  );
+  const blockOf = db.prepare(`SELECT vectors FROM ${table}_schema6 WHERE block = ?`).pluck();
+  let block: { number: number; bytes: Buffer } | undefined;
+  for (let after = 0; ; ) {
+    const rows = owned.all(after) as Array<{ rowid: number; scope: string }>;
+    if (rows.length === 0) break;
+    for (const { rowid, scope } of rows) {
+      const number = Math.floor(rowid / slots);
+      if (block?.number !== number) block = { number, bytes: blockOf.get(number) as Buffer };
+      const offset = (rowid % slots) * slotBytes;
+      const vector = new Float32Array(new Uint8Array(block.bytes.subarray(offset, offset + slotBytes)).buffer);
+      vectors.add(BigInt(rowid), scope, vector);
+    }
+    after = (rows[rows.length - 1] as { rowid: number }).rowid;
+  }
+  db.exec(`DROP TABLE ${table}_schema6; DROP TABLE ${table}_codes_schema6;`);
 }
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

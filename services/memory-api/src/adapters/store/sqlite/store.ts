@@ -50,10 +50,15 @@ const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
+/**
+ * Neighbours past k rescored with the exact vectors, so one that int8 ranked just below the k-th
+ * (its cosine is within ~2e-3 of the exact one) can still take its place.
+ */
+const EXACT_RESCORE_MARGIN = 16;
 
 /**
- * The embedded long-term store: one SQLite file holding rows, vectors with a binary code per
- * memory clustered by (tenant, user) for k-NN (vectors.ts), and an FTS5 index over
+ * The embedded long-term store: one SQLite file holding rows, vectors (int8 and int16, with a
+ * binary code) clustered by (tenant, user) for k-NN (vectors.ts), and an FTS5 index over
  * `keywordTokens` terms for BM25. Every write is one transaction.
  */
 export interface SqliteStoreOptions {
@@ -492,13 +497,14 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         ...params,
       ) as Array<{ rowid: number; id: string }>;
       const idByRowid = new Map(allowed.map((a) => [a.rowid, a.id]));
-      const hits: Candidate[] = [];
-      for (const n of neighbours) {
-        const id = idByRowid.get(n.rowid);
-        if (id !== undefined) hits.push({ id, score: 1 - n.distance });
-        if (hits.length === k) break;
+      // Ranked by int8 cosine: the first survivors, a few past k, get their exact cosine and order.
+      const kept = neighbours.filter((n) => idByRowid.has(n.rowid)).slice(0, k + EXACT_RESCORE_MARGIN);
+      if (kept.length >= k || neighbours.length < fetch || fetch >= MAX_KNN) {
+        return vectors
+          .rescore(kept, vector, kept.length)
+          .slice(0, k)
+          .map((n) => ({ id: idByRowid.get(n.rowid) as string, score: 1 - n.distance }));
       }
-      if (hits.length >= k || neighbours.length < fetch || fetch >= MAX_KNN) return hits;
       fetch = Math.min(MAX_KNN, fetch * 4);
     }
   }

@@ -1,16 +1,24 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
- * Vector storage of the embedded store, in two plain tables whose bytes grow with the memories
- * alone, whatever the number of owners (a vec0 partition per owner allocated a whole chunk for
- * each: ~265 KB for an owner of one memory):
+ * Vector storage of the embedded store, in plain tables whose bytes grow with the memories alone,
+ * whatever the number of owners (a vec0 partition per owner allocated a whole chunk for each:
+ * ~265 KB for an owner of one memory), where one owner's vectors sit together:
  *
- * - `<table>`: the exact float32 vector of each memory (rescoring, similarities), packed into
- *   blocks of consecutive rowids of about 16 KB: a row of one 512-d vector (2 KB) took a 4 KB page
- *   of its own, a block spills into overflow pages filled to the brim;
- * - `<table>_codes`: a 1,024-bit binary code of each vector, clustered by owner, scanned for
- *   k-NN candidates (Hamming distance over 128 bytes per memory instead of cosine over the floats:
- *   100,000 memories of one owner in ~13 ms instead of ~140 ms), which the exact vectors rescore.
+ * - `<table>`: per memory, its vector as int8, scaled by the inverse of its largest coordinate
+ *   (cosine ignores scale), ranked by sqlite-vec's int8 cosine in C. Its integer key is the
+ *   owner's number times 2^36 plus the memory's rowid, so an owner's rows are one contiguous
+ *   range of the table's b-tree: a k-NN reads only its owner's pages (the float32 blocks of
+ *   schema 6 packed consecutive rowids, so each candidate read a 16 KB block shared with other
+ *   owners: ~10 MB per query at 1,000 per owner). A rowid table keeps rows of up to ~4 KB on
+ *   their page, where WITHOUT ROWID spills anything over ~1 KB to an overflow page of its own;
+ * - `<table>_exact`: per memory (by rowid), the exact vector as int16 scaled the same way: within
+ *   ~1e-5 of float32's cosine, for the few neighbours a search returns and for similarities (int8
+ *   alone kept the exact top result of 1,000 memories for 96 % of queries, its cosine within ~2e-3);
+ * - `<table>_owners`: each owner's number and how many vectors it has;
+ * - `<table>_codes`: a 1,024-bit binary code of each vector, clustered by owner: an owner with more
+ *   vectors than an int8 scan handles fast gets its candidates by the Hamming distance of their
+ *   codes (128 bytes per memory) first.
  *
  * The code is the sign of each coordinate after a fixed random rotation (random sign flips, then
  * a Walsh–Hadamard transform, repeated until 1,024 bits are drawn): each bit is a random
@@ -21,32 +29,42 @@ import type { Database, Statement } from 'better-sqlite3';
 const CODE_BITS = 1024;
 const CODE_BYTES = CODE_BITS / 8;
 
-/**
- * Candidates rescored with the exact vectors per query, and at least this many: on 100,000
- * memories of one owner (built-in embedder, 512-d) 400 candidates kept recall@10 of the exact
- * ranking at 0.976–0.980, 800 at 0.988; an owner with fewer memories than this is ranked exactly.
- */
-const MIN_RESCORED = 600;
-const RESCORE_FACTOR = 2;
+/** Owners with at most this many vectors are ranked by an int8 scan of all of them. */
+const INT8_SCAN_LIMIT = 4096;
 
-/** Bytes of a block of exact vectors (consecutive rowids; the slots of deleted ones are zeros). */
-const BLOCK_BYTES = 16 * 1024;
+/**
+ * Code candidates ranked by int8 per query, and at least this many: on 100,000 memories of one
+ * owner (built-in embedder, 512-d) 400 candidates kept recall@10 of the exact ranking at
+ * 0.976–0.980, 800 at 0.988.
+ */
+const MIN_CODE_CANDIDATES = 600;
+const CODE_CANDIDATE_FACTOR = 2;
+
+/** The key of a memory's int8 row: owner × 2^36 + rowid (SQL literal; keys are never read into JS). */
+const OWNER_STRIDE = '68719476736';
+const MAX_ROWID = 2 ** 36;
 
 export interface Neighbour {
   rowid: number;
-  /** Cosine distance of the exact vectors (1 − cosine similarity). */
+  /** Cosine distance (1 − cosine similarity): of the int8 vectors from `nearest`, exact after `rescore`. */
   distance: number;
 }
 
-/** The owner a vector belongs to: k-NN reads only the codes of that owner. */
+/** The owner a vector belongs to: k-NN reads only the vectors of that owner. */
 export function vectorScope(tenant: string, userId: string): string {
   return `${tenant}\u001f${userId}`;
 }
 
-/** SQL creating the two tables of a vector space named `table` (a store's, or a re-index target's). */
+/** SQL creating the tables of a vector space named `table` (a store's, or a re-index target's). */
 export function vectorTablesDefinition(table: string): string {
   return `
-    CREATE TABLE ${table} (block INTEGER PRIMARY KEY, vectors BLOB NOT NULL);
+    CREATE TABLE ${table}_owners (
+      owner INTEGER PRIMARY KEY,
+      scope TEXT NOT NULL UNIQUE,
+      vectors INTEGER NOT NULL
+    );
+    CREATE TABLE ${table} (key INTEGER PRIMARY KEY, quantised BLOB NOT NULL);
+    CREATE TABLE ${table}_exact (rowid INTEGER PRIMARY KEY, exact BLOB NOT NULL);
     CREATE TABLE ${table}_codes (
       scope TEXT NOT NULL,
       rowid INTEGER NOT NULL,
@@ -57,7 +75,10 @@ export function vectorTablesDefinition(table: string): string {
 }
 
 export function dropVectorTables(db: Database, table: string): void {
-  db.exec(`DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}_codes;`);
+  db.exec(`
+    DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}_exact;
+    DROP TABLE IF EXISTS ${table}_codes; DROP TABLE IF EXISTS ${table}_owners;
+  `);
 }
 
 /** A statement source → prepared statement function for `db` that prepares each source once. */
@@ -76,9 +97,6 @@ export function preparedOnce(db: Database): (source: string) => Statement {
 /** The vectors of one space: every call runs on the caller's connection (and inside its transaction). */
 export class SqliteVectors {
   private readonly coder: BinaryCoder;
-  /** Vectors per block, and the bytes of one. */
-  private readonly slots: number;
-  private readonly slotBytes: number;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -86,12 +104,23 @@ export class SqliteVectors {
     dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
-    this.slotBytes = dimension * 4;
-    this.slots = Math.max(1, Math.floor(BLOCK_BYTES / this.slotBytes));
   }
 
   add(rowid: bigint, scope: string, vector: Float32Array): void {
-    this.placeInSlot(rowid, vectorBytes(vector));
+    if (rowid >= BigInt(MAX_ROWID)) throw new Error(`rowid ${rowid} is past the vector keys' range (2^36)`);
+    const owner = this.sql(
+      `INSERT INTO ${this.table}_owners (scope, vectors) VALUES (?, 1)
+       ON CONFLICT (scope) DO UPDATE SET vectors = vectors + 1 RETURNING owner`,
+    )
+      .pluck()
+      .get(scope) as number;
+    const { quantised, exact } = storedForms(vector);
+    this.sql(`INSERT INTO ${this.table} (key, quantised) VALUES (? * ${OWNER_STRIDE} + ?, ?)`).run(
+      owner,
+      rowid,
+      quantised,
+    );
+    this.sql(`INSERT INTO ${this.table}_exact (rowid, exact) VALUES (?, ?)`).run(rowid, exact);
     this.sql(`INSERT INTO ${this.table}_codes (scope, rowid, code) VALUES (?, ?, ?)`).run(
       scope,
       rowid,
@@ -99,81 +128,148 @@ export class SqliteVectors {
     );
   }
 
-  /** Removes a memory's vector (nothing when it has none): its slot is zeroed, an empty block goes. */
+  /** Removes a memory's vector (nothing when it has none); an owner without vectors left goes. */
   remove(rowid: bigint, scope: string): void {
     const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
     if (removed.changes === 0) return;
-    this.placeInSlot(rowid, Buffer.alloc(this.slotBytes));
-    this.sql(`DELETE FROM ${this.table} WHERE block = ? AND vectors = zeroblob(?)`).run(
-      rowid / BigInt(this.slots),
-      this.slots * this.slotBytes,
-    );
-  }
-
-  /** Writes `bytes` into the slot of `rowid`, creating its block (zeros elsewhere) when it has none. */
-  private placeInSlot(rowid: bigint, bytes: Buffer): void {
-    const block = rowid / BigInt(this.slots);
-    const offset = Number(rowid % BigInt(this.slots)) * this.slotBytes;
-    // `||` concatenates as text: cast back, so the column stays a blob of the same bytes.
-    const spliced = this.sql(
-      `UPDATE ${this.table} SET vectors = CAST(substr(vectors, 1, ?) || ? || substr(vectors, ?) AS BLOB) WHERE block = ?`,
-    ).run(offset, bytes, offset + bytes.length + 1, block);
-    if (spliced.changes > 0) return;
-    const fresh = Buffer.alloc(this.slots * this.slotBytes);
-    bytes.copy(fresh, offset);
-    this.sql(`INSERT INTO ${this.table} (block, vectors) VALUES (?, ?)`).run(block, fresh);
+    const { owner, vectors } = this.sql(
+      `UPDATE ${this.table}_owners SET vectors = vectors - 1 WHERE scope = ? RETURNING owner, vectors`,
+    ).get(scope) as { owner: number; vectors: number };
+    this.sql(`DELETE FROM ${this.table} WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
+    this.sql(`DELETE FROM ${this.table}_exact WHERE rowid = ?`).run(rowid);
+    if (vectors === 0) this.sql(`DELETE FROM ${this.table}_owners WHERE owner = ?`).run(owner);
   }
 
   /**
-   * The `n` nearest vectors of one owner, by exact cosine distance, nearest first: candidates by
-   * the Hamming distance of their codes, rescored with their exact vectors.
+   * The `n` nearest vectors of one owner by the cosine of their int8 vectors, nearest first: a
+   * scan of all of them, or for a large owner of the nearest by code. `rescore` makes the first
+   * ones exact.
    */
   nearest(scope: string, vector: Float32Array, n: number): Neighbour[] {
-    const candidates = this.sql(
-      `SELECT rowid FROM ${this.table}_codes WHERE scope = ?
-       ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(?)) LIMIT ?`,
-    )
-      .pluck()
-      .all(scope, this.coder.code(vector), Math.max(MIN_RESCORED, n * RESCORE_FACTOR)) as number[];
-    if (candidates.length === 0) return [];
+    const owner = this.owner(scope);
+    if (owner === undefined || n <= 0) return [];
+    const query = storedForms(vector).quantised;
+    if (owner.vectors <= INT8_SCAN_LIMIT) {
+      return this.sql(
+        `SELECT key - @owner * ${OWNER_STRIDE} AS rowid,
+           vec_distance_cosine(vec_int8(quantised), vec_int8(@query)) AS distance
+         FROM ${this.table} WHERE key >= @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}
+         ORDER BY distance, key LIMIT @n`,
+      ).all({ owner: owner.owner, query, n }) as Neighbour[];
+    }
     return this.sql(
-      `SELECT c.value AS rowid, vec_distance_cosine(${this.slotOf('c.value')}, ?) AS distance
-       FROM json_each(?) c CROSS JOIN ${this.table} b ON b.block = c.value / ${this.slots}
-       ORDER BY distance, rowid LIMIT ?`,
-    ).all(vectorBytes(vector), JSON.stringify(candidates), n) as Neighbour[];
+      `SELECT c.rowid, vec_distance_cosine(vec_int8(v.quantised), vec_int8(@query)) AS distance
+       FROM (SELECT rowid FROM ${this.table}_codes WHERE scope = @scope
+             ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(@code)) LIMIT @candidates) c
+       CROSS JOIN ${this.table} v ON v.key = @owner * ${OWNER_STRIDE} + c.rowid
+       ORDER BY distance, c.rowid LIMIT @n`,
+    ).all({
+      owner: owner.owner,
+      scope,
+      query,
+      code: this.coder.code(vector),
+      candidates: Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR),
+      n,
+    }) as Neighbour[];
   }
 
-  /** SQL reading the exact vector of the rowid `rowid` from its block `b`. */
-  private slotOf(rowid: string): string {
-    return `substr(b.vectors, (${rowid} % ${this.slots}) * ${this.slotBytes} + 1, ${this.slotBytes})`;
+  /**
+   * The neighbours of `vector` among `candidates` (as `nearest` ranked them) with the first `count`
+   * given their exact distance and put in exact order; the rest keep theirs, behind.
+   */
+  rescore(candidates: readonly Neighbour[], vector: Float32Array, count: number): Neighbour[] {
+    const first = candidates.slice(0, count);
+    if (first.length === 0) return [...candidates];
+    const rows = this.sql(
+      `SELECT c.value AS rowid, e.exact FROM json_each(?) c CROSS JOIN ${this.table}_exact e ON e.rowid = c.value`,
+    ).all(JSON.stringify(first.map((c) => c.rowid))) as Array<{ rowid: number; exact: Buffer }>;
+    return [...nearestFirst(rows, vector, rows.length), ...candidates.slice(count)];
   }
 
   /** The exact nearest vectors by a scan of every one of the owner's vectors (the floor the bench compares with). */
   nearestExact(scope: string, vector: Float32Array, n: number): Neighbour[] {
-    return this.sql(
-      `SELECT c.rowid, vec_distance_cosine(${this.slotOf('c.rowid')}, ?) AS distance
-       FROM ${this.table}_codes c CROSS JOIN ${this.table} b ON b.block = c.rowid / ${this.slots}
-       WHERE c.scope = ? ORDER BY distance, c.rowid LIMIT ?`,
-    ).all(vectorBytes(vector), scope, n) as Neighbour[];
+    const rows = this.sql(
+      `SELECT c.rowid, e.exact FROM ${this.table}_codes c CROSS JOIN ${this.table}_exact e ON e.rowid = c.rowid
+       WHERE c.scope = ?`,
+    ).all(scope) as Array<{ rowid: number; exact: Buffer }>;
+    return nearestFirst(rows, vector, n);
   }
 
-  /** Cosine distance between a stored vector and `vector`; undefined when the memory has none. */
+  /** Exact cosine distance between a stored vector and `vector`; undefined when the memory has none. */
   distance(rowid: bigint, vector: Float32Array): number | undefined {
-    const row = this.sql(
-      `SELECT CASE WHEN slot = zeroblob(${this.slotBytes}) THEN NULL ELSE vec_distance_cosine(slot, ?) END AS distance
-       FROM (SELECT ${this.slotOf('?')} AS slot FROM ${this.table} b WHERE b.block = ?)`,
-    ).get(vectorBytes(vector), rowid, rowid / BigInt(this.slots)) as { distance: number | null } | undefined;
-    return row?.distance ?? undefined;
+    const exact = this.sql(`SELECT exact FROM ${this.table}_exact WHERE rowid = ?`).pluck().get(rowid) as
+      | Buffer
+      | undefined;
+    return exact === undefined ? undefined : cosineDistance(exact, unitQuery(vector));
   }
 
   /** Memories holding a vector. */
   count(): number {
-    return this.sql(`SELECT count(*) FROM ${this.table}_codes`).pluck().get() as number;
+    return this.sql(`SELECT coalesce(sum(vectors), 0) FROM ${this.table}_owners`).pluck().get() as number;
+  }
+
+  private owner(scope: string): { owner: number; vectors: number } | undefined {
+    return this.sql(`SELECT owner, vectors FROM ${this.table}_owners WHERE scope = ?`).get(scope) as
+      | { owner: number; vectors: number }
+      | undefined;
   }
 }
 
-function vectorBytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+/** The `n` rows nearest to `vector` by their exact vectors, nearest first (ties by rowid). */
+function nearestFirst(
+  rows: ReadonlyArray<{ rowid: number; exact: Buffer }>,
+  vector: Float32Array,
+  n: number,
+): Neighbour[] {
+  const query = unitQuery(vector);
+  return rows
+    .map(({ rowid, exact }) => ({ rowid, distance: cosineDistance(exact, query) }))
+    .sort((a, b) => a.distance - b.distance || a.rowid - b.rowid)
+    .slice(0, n);
+}
+
+/**
+ * A vector as the store keeps it, scaled so its largest coordinate is the largest integer of each
+ * width (cosine ignores scale): int8 for ranking, int16 little-endian as the exact vector. A zero
+ * vector stays zeros.
+ */
+export function storedForms(vector: Float32Array): { quantised: Buffer; exact: Buffer } {
+  let largest = 0;
+  for (const x of vector) largest = Math.max(largest, Math.abs(x));
+  const quantised = Buffer.alloc(vector.length);
+  const exact = Buffer.alloc(vector.length * 2);
+  if (largest === 0 || !Number.isFinite(largest)) return { quantised, exact };
+  for (let i = 0; i < vector.length; i++) {
+    const x = (vector[i] as number) / largest;
+    quantised.writeInt8(Math.round(x * 127), i);
+    exact.writeInt16LE(Math.round(x * 32767), i * 2);
+  }
+  return { quantised, exact };
+}
+
+/** `vector` scaled to length 1 (zeros stay zeros), in doubles for the dot products of rescoring. */
+function unitQuery(vector: Float32Array): Float64Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  return Float64Array.from(vector, (x) => x * scale);
+}
+
+/** 1 − cosine between an exact stored vector (int16 little-endian) and a unit query; 1 when either is zero. */
+function cosineDistance(exact: Buffer, query: Float64Array): number {
+  // A typed view needs an even offset: copy the rare blob that sits at an odd one.
+  const stored =
+    exact.byteOffset % 2 === 0
+      ? new Int16Array(exact.buffer, exact.byteOffset, exact.byteLength / 2)
+      : new Int16Array(Uint8Array.from(exact).buffer);
+  let dot = 0;
+  let norm = 0;
+  for (let i = 0; i < query.length; i++) {
+    const s = stored[i] as number;
+    dot += s * (query[i] as number);
+    norm += s * s;
+  }
+  return norm === 0 ? 1 : 1 - dot / Math.sqrt(norm);
 }
 
 /** The 1,024-bit code of vectors of one dimension (see the top of this file). */
