@@ -1,20 +1,28 @@
 import { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapters/openai-compatible.ts';
 import { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
 import { BuiltinEmbedder } from './builtin/builtin-embedder.ts';
-import { BUILTIN_FEATURES, type BuiltinFeatures, LEXICAL_FEATURES, WORD_VECTOR_FEATURES } from './builtin/features.ts';
+import {
+  BUILTIN_FEATURES,
+  type BuiltinFeatures,
+  LEXICAL_FEATURES,
+  V4_FEATURES,
+  WORD_VECTOR_FEATURES,
+} from './builtin/features.ts';
 import type { Embedder } from './port.ts';
 import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-embedder.ts';
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v4` (default: v3 + answer kinds + Chinese word vectors),
+ * The built-in models by name: `builtin-v5` (default: v4 with more answer kinds, their members also
+ * found under WordNet hypernyms), `builtin-v4` (v3 + answer kinds + Chinese word vectors),
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
-export const BUILTIN_MODELS = ['builtin-v4', 'builtin-v3', 'builtin-v2'] as const;
+export const BUILTIN_MODELS = ['builtin-v5', 'builtin-v4', 'builtin-v3', 'builtin-v2'] as const;
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
-  'builtin-v4': BUILTIN_FEATURES,
+  'builtin-v5': BUILTIN_FEATURES,
+  'builtin-v4': V4_FEATURES,
   'builtin-v3': WORD_VECTOR_FEATURES,
   'builtin-v2': LEXICAL_FEATURES,
 };
@@ -55,7 +63,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v4'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v5'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

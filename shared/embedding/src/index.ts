@@ -13,6 +13,7 @@ export {
   type BuiltinFeatures,
   extractFeatures,
   LEXICAL_FEATURES,
+  V4_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -16,8 +16,9 @@ export const EmbeddingEnv = z.object({
   EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
   /**
    * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
-   * builtin: `builtin-v4` (default: word vectors, answer kinds, Chinese words + lexical features), or the
-   * models of earlier releases `builtin-v3` (word vectors + lexical) and `builtin-v2` (lexical only).
+   * builtin: `builtin-v5` (default: word vectors, answer kinds with WordNet, Chinese words + lexical
+   * features), or the models of earlier releases `builtin-v4` (answer kinds without WordNet),
+   * `builtin-v3` (word vectors + lexical) and `builtin-v2` (lexical only).
    */
   EMBEDDINGS_MODEL: env.optionalString(),
   /** builtin: directory of the word tables derived from the npm word vectors and dictionary on first use (default node_modules/.cache/hindsight-embedding). */

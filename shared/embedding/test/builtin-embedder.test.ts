@@ -11,6 +11,7 @@ import {
   encodeVectorBase64,
   LEXICAL_FEATURES,
   loadWordTable,
+  V4_FEATURES,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
@@ -60,8 +61,9 @@ describe('BuiltinEmbedder', () => {
   };
 
   it('encodes algorithm version and dimension in the model name', () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v4-256');
-    expect(embedder.model).toBe('builtin-v4-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v5-256');
+    expect(embedder.model).toBe('builtin-v5-512');
+    expect(new BuiltinEmbedder({ features: V4_FEATURES }).model).toBe('builtin-v4-512');
     expect(new BuiltinEmbedder({ features: WORD_VECTOR_FEATURES }).model).toBe('builtin-v3-512');
     expect(new BuiltinEmbedder({ features: LEXICAL_FEATURES }).model).toBe('builtin-v2-512');
   });
@@ -69,7 +71,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v4x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v5x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });
@@ -106,6 +108,40 @@ describe('BuiltinEmbedder', () => {
     };
     expect(await digest(512)).toBe('a80a493045ac80fdef60d90340629645c0397aeaa715d0eb854fda5bde108255');
     expect(await digest(64)).toBe('ec82392acef836e7168feaedef2f9420bf70657ca7fafcd7a3c04ad17543d38c');
+  });
+
+  it('still computes builtin-v4 exactly as before, so stores built with it open unchanged', async () => {
+    // Digests of the vectors of release b727e31 (answer kinds without WordNet), at two dimensions.
+    const texts = [
+      'What does her spouse do for a living?',
+      '她有宠物吗？',
+      'Hannah takes tablets for high blood pressure.',
+    ];
+    const digest = async (dimension: number) => {
+      const vectors = await new BuiltinEmbedder({ dimension, features: V4_FEATURES, wordTable }).embed(texts);
+      const hash = createHash('sha256');
+      for (const v of vectors) hash.update(Buffer.from(v.buffer));
+      return hash.digest('hex');
+    };
+    expect(await digest(512)).toBe('915ced094e1d6eed2b0742802160f3aa6c120fccbc1cdadac482681b8cbee000');
+    expect(await digest(64)).toBe('16440ce68c3726a74afbd37a0d962d410f2f12d8882b647995d846c881586e8d');
+  });
+
+  it('meets a question asking for a kind with a phrase, or naming a kind WordNet files the fact under (builtin-v4 did not)', async () => {
+    const v4 = new BuiltinEmbedder({ features: V4_FEATURES, wordTable });
+    // Each question, its fact, and a fact about something else that v4 puts closer to the question.
+    const cases: Array<[string, string, string]> = [
+      ['What does he do for a living?', 'Omar is a stonemason.', 'Omar lives in a flat near the station.'],
+      ['Is he on any medication?', 'Omar takes tablets for his cholesterol.', 'Omar sleeps badly in summer.'],
+      ['What does his wife do?', 'His wife Ines is an optician.', 'His wife Ines grew up in Porto.'],
+    ];
+    let v4Right = 0;
+    for (const [question, answer, other] of cases) {
+      expect(await similarity(question, answer), question).toBeGreaterThan(await similarity(question, other));
+      const [q, a, o] = await v4.embed([question, answer, other]);
+      if (cosine(q as Float32Array, a as Float32Array) > cosine(q as Float32Array, o as Float32Array)) v4Right++;
+    }
+    expect(v4Right).toBeLessThan(cases.length);
   });
 
   it('meets a question naming a kind of answer with the fact naming an instance of it (builtin-v3 did not)', async () => {

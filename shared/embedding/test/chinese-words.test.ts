@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveAnswerKinds } from '../src/builtin/answer-types.ts';
+import { ANSWER_KINDS_V4, deriveAnswerKinds } from '../src/builtin/answer-types.ts';
 import { deriveChineseTable, segmentChinese } from '../src/builtin/word-vectors/chinese.ts';
 import { cosine, WordTable } from '../src/index.ts';
 
@@ -61,7 +61,7 @@ describe('Chinese words in the English word-vector space', () => {
   });
 
   it('gives a Chinese word the answer kinds of its glosses', () => {
-    const kinds = deriveAnswerKinds(english, glosses);
+    const kinds = deriveAnswerKinds(english, glosses, ANSWER_KINDS_V4);
     // "pet" cues the pet kind, "dog" is one of its members, and 宠物 is glossed "pet".
     expect(kinds.words.宠物).toEqual(kinds.words.pet);
     expect(kinds.words.狗).toEqual(kinds.words.dog);

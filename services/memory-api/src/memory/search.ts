@@ -9,7 +9,7 @@ import {
   type SearchResponse,
   splitMemoryTypes,
 } from '@hindsight/memory-model';
-import { keywordTokens } from '@hindsight/text';
+import { queryKeywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
 import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
 import { type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
@@ -102,7 +102,7 @@ async function searchMemories(
   // Settled at once: a store failure while the query is being embedded is this search's error,
   // thrown below, never an unhandled rejection.
   const storeWork = settle(
-    deps.store.searchCandidates({ scope, terms: keywordTokens(request.query), k: perSource, vector: vectorOf }),
+    deps.store.searchCandidates({ scope, terms: queryKeywordTokens(request.query), k: perSource, vector: vectorOf }),
   );
   const outcome = await embedded;
   const queryVector = 'vector' in outcome ? outcome.vector : undefined;

@@ -1,6 +1,6 @@
 import { dot, type Embedder } from '@hindsight/embedding';
 import { resolveTimeRange, type SearchRequest, splitMemoryTypes } from '@hindsight/memory-model';
-import { keywordTokens } from '@hindsight/text';
+import { keywordTokens, queryKeywordTokens } from '@hindsight/text';
 import type { ExtraCandidateSource } from '../memory/search.ts';
 import { DEFAULT_USER } from '../memory/write.ts';
 import type { WorkingMemoryStore } from './port.ts';
@@ -37,7 +37,7 @@ export class WorkingMemorySearch implements ExtraCandidateSource {
     if (turns.length === 0) return [];
     // Without a query vector (the embedder is unavailable) turns are matched by their words alone.
     const vectors = queryVector ? await this.embedder.embed(turns.map((t) => t.content)) : [];
-    const queryTerms = new Set(keywordTokens(request.query));
+    const queryTerms = new Set(queryKeywordTokens(request.query));
     const scored = turns.map((turn, i) => {
       const terms = new Set(keywordTokens(turn.content));
       let shared = 0;

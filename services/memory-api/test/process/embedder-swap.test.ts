@@ -7,7 +7,7 @@ import { MAYA_FACTS, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts
 import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
- * An upgrade that changes the built-in model (builtin-v2 → builtin-v4), through real processes:
+ * Upgrades that change the built-in model (builtin-v2 or builtin-v4 → builtin-v5), through real processes:
  * memory-api + the embedder service. The old store is refused with a way out, kept usable under
  * the old model by name, and moved to the new model by export → import (which re-embeds).
  */
@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('swapping the built-in embedder under an existing store (real processes)', () => {
-  it('refuses the v2 store under v4 naming the way out, keeps it under builtin-v2, and re-embeds it by export/import', {
+  it('refuses the v2 store under v5 naming the way out, keeps it under builtin-v2, and re-embeds it by export/import', {
     timeout: 120_000,
   }, async () => {
     const oldDir = join(root, 'old');
@@ -65,7 +65,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     }
     await stopAll();
 
-    // The upgrade: the embedder now serves builtin-v4 by default.
+    // The upgrade: the embedder now serves builtin-v5 by default.
     const embedderPort = await freePort();
     running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
     const refused = await spawnService(
@@ -77,7 +77,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     const code = await Promise.race([refused.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
     expect(code).toBe(1);
     expect(refused.output()).toContain('"builtin-v2-512"');
-    expect(refused.output()).toContain('"builtin-v4-512"');
+    expect(refused.output()).toContain('"builtin-v5-512"');
     expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v2');
     expect(refused.output()).toMatch(/re-index/);
     await stopAll();
@@ -89,7 +89,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     expect(exported.trim().split('\n')).toHaveLength(FACTS.length);
     await stopAll();
 
-    // A fresh store under builtin-v4: the import re-embeds every memory with the new model.
+    // A fresh store under builtin-v5: the import re-embeds every memory with the new model.
     api = await start(join(root, 'new'), {});
     const imported = await fetch(`${api.url}/v1/import`, {
       method: 'POST',
@@ -100,5 +100,36 @@ describe('swapping the built-in embedder under an existing store (real processes
     const listed = (await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()) as { items: unknown[] };
     expect(listed.items).toHaveLength(FACTS.length);
     expect(await firstAnswer(api)).toBe('Maya is terrified of flying.');
+  });
+
+  it('refuses a builtin-v4 store under builtin-v5 naming EMBEDDINGS_MODEL=builtin-v4, and serves it under that name', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = join(root, 'v4');
+    let api = await start(dir, { EMBEDDINGS_MODEL: 'builtin-v4' });
+    for (const content of FACTS) {
+      expect((await post(`${api.url}/store`, { content, memory_type: 'fact', user_id: 'maya' })).status).toBe(201);
+    }
+    await stopAll();
+
+    const embedderPort = await freePort();
+    running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
+    const refused = await spawnService(
+      'memory-api',
+      { DATA_DIR: dir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
+      { waitReady: false },
+    );
+    running.push(refused);
+    const code = await Promise.race([refused.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+    expect(code).toBe(1);
+    expect(refused.output()).toContain('"builtin-v4-512"');
+    expect(refused.output()).toContain('"builtin-v5-512"');
+    expect(refused.output()).toContain('npm run reindex');
+    expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v4');
+    await stopAll();
+
+    api = await start(dir, { EMBEDDINGS_MODEL: 'builtin-v4' });
+    const listed = (await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()) as { items: unknown[] };
+    expect(listed.items).toHaveLength(FACTS.length);
   });
 });

@@ -86,3 +86,60 @@ describe('paraphrased questions about a person', () => {
     expect(first / asked).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+/**
+ * Questions that ask for a kind with a phrase ("do for a living", "what does his wife do?",
+ * "where is he from?") or name a kind whose instance only WordNet files under it ("medication" →
+ * "tablets"): builtin-v5 reads the phrase as the kind's cue and finds members under WordNet
+ * hypernyms; builtin-v4 put the fact about where he lives first for "do for a living".
+ */
+const OMAR = {
+  facts: [
+    'Omar is a stonemason.',
+    'Omar lives in a small flat near the station.',
+    'Omar takes tablets for his cholesterol.',
+    'Omar sleeps badly in the summer.',
+    "Omar's wife Ines is an optician.",
+    'Omar and his wife Ines love gardening.',
+    'Omar grew up in Tangier.',
+    'Omar has a tabby cat named Miso.',
+  ],
+  questions: [
+    ['What does he do for a living?', 0],
+    ['Is he on any medication?', 2],
+    ['What does his wife do?', 4],
+    ['Where is he from?', 6],
+  ] as Array<[question: string, answer: number]>,
+};
+
+async function firstResults(app: TestApp, user: string): Promise<string[]> {
+  for (const content of OMAR.facts) {
+    const response = await app.app.inject({
+      method: 'POST',
+      url: '/store',
+      payload: { content, memory_type: 'fact', user_id: user },
+    });
+    expect(response.json().status).toBe('created');
+  }
+  const first: string[] = [];
+  for (const [query] of OMAR.questions) {
+    const response = await app.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: user } });
+    expect(response.statusCode).toBe(200);
+    first.push((response.json() as { results: Array<{ content: string }> }).results[0]?.content ?? '');
+  }
+  return first;
+}
+
+describe('questions that ask for a kind of answer with a phrase (builtin-v5)', () => {
+  it('finds the fact first with the offline defaults, where builtin-v4 did not', async () => {
+    const expected = OMAR.questions.map(([, answer]) => OMAR.facts[answer]);
+    expect(await firstResults(t, 'omar')).toEqual(expected);
+    const v4 = await startTestApp({ EMBEDDINGS_MODEL: 'builtin-v4' });
+    try {
+      const first = await firstResults(v4, 'omar');
+      expect(first.filter((content, i) => content === expected[i]).length).toBeLessThan(expected.length);
+    } finally {
+      await v4.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { l2Normalise } from '../vector.ts';
 import { featureHash } from './feature-hash.ts';
 import { type WordTable, WordTableFormatError } from './word-vectors/word-table.ts';
+import type { WordNetNouns } from './word-vectors/wordnet.ts';
 
 /**
  * Kinds of answer that questions about a person ask for. A question names the kind ("what is her
@@ -83,8 +84,102 @@ const ANSWER_TYPES: Readonly<Record<string, AnswerType>> = {
 /** Only words this close to a kind's centroid count as its instances (cosine, 100-d GloVe). */
 const MEMBERSHIP_COSINE = 0.62;
 
-/** Names the kind definitions above: a derived file made from other definitions is not used. */
-export const ANSWER_KINDS_FINGERPRINT = featureHash(JSON.stringify([ANSWER_TYPES, MEMBERSHIP_COSINE])).toString(36);
+/**
+ * builtin-v5's kinds: v4's with a few more words questions use to ask for them, a kind for
+ * medication ("is she on any *medication*?" → "…takes tablets…"), and WordNet: a word one of whose two most frequent noun senses lies under a kind's anchor synsets is
+ * an instance of it ("physiotherapist" under *health professional*, "retriever" under *domestic
+ * animal*, "inhaler"… under *medicine*), however far its GloVe vector lies from the centroid.
+ * Anchors are `lemma#sense` of WordNet 3.1. General knowledge, not tuned to any dataset.
+ */
+const V5_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
+  occupation: v4Kind('occupation', {
+    cues: 'profession professions vocation',
+    anchors: 'worker#1 professional#1 skilled_worker#1 health_professional#1 craftsman#1 employee#1',
+  }),
+  pet: v4Kind('pet', { anchors: 'domestic_animal#1 dog#1 house_cat#1 fish#1 bird#2 rodent#1' }),
+  partner: v4Kind('partner', { cues: 'partners marriage', anchors: 'spouse#1 lover#1' }),
+  relative: v4Kind('relative', { cues: 'brothers sisters offspring', anchors: 'relative#1 offspring#1' }),
+  instrument: v4Kind('instrument', { anchors: 'musical_instrument#1' }),
+  exercise: v4Kind('exercise', { anchors: 'sport#1 exercise#1' }),
+  diet: v4Kind('diet', {}),
+  beverage: v4Kind('beverage', {}),
+  ailment: v4Kind('ailment', { anchors: 'ill_health#1 illness#1 disease#1 disorder#1 symptom#1 injury#1 allergy#1' }),
+  fear: v4Kind('fear', { anchors: 'phobia#1 fear#1' }),
+  hometown: v4Kind('hometown', {}),
+  language: v4Kind('language', { anchors: 'natural_language#1' }),
+  vehicle: v4Kind('vehicle', { anchors: 'motor_vehicle#1 bicycle#1 wheeled_vehicle#1' }),
+  trip: v4Kind('trip', {}),
+  medication: {
+    cues: 'medication medications medicine medicines meds drug drugs prescription prescribed pills',
+    members: 'tablets pills insulin inhaler antibiotics ibuprofen aspirin paracetamol antidepressants vitamins',
+    anchors: 'drug#1 medicine#2 pill#2',
+  },
+};
+
+interface WordNetAnswerType extends AnswerType {
+  /** WordNet 3.1 noun senses (`lemma#sense`) whose hyponyms are instances of the kind. */
+  anchors: string;
+}
+
+/** A kind of v4 with more cue words, members and WordNet anchors. */
+function v4Kind(name: string, more: { cues?: string; members?: string; anchors?: string }): WordNetAnswerType {
+  const kind = ANSWER_TYPES[name];
+  if (!kind) throw new Error(`builtin-v4 has no answer kind ${name}`);
+  const join = (a: string, b: string | undefined) => (b ? `${a} ${b}` : a);
+  return { cues: join(kind.cues, more.cues), members: join(kind.members, more.members), anchors: more.anchors ?? '' };
+}
+
+/**
+ * WordNet membership looks at a word's most frequent noun sense only, and needs its vector to lie
+ * at least this close to the kind's centroid too: GloVe's words are lower-cased, and a name or a
+ * rare sense ("rose" the wine, "collins" the cocktail, "general" the officer) must not count.
+ */
+const WORDNET_SENSES = 1;
+const WORDNET_MIN_COSINE = 0.3;
+/** Bumped when `deriveAnswerKinds` computes something else from the same definitions (v5 sets). */
+const KINDS_DERIVATION = 3;
+
+/** A set of kinds as one model version uses it. */
+export interface AnswerKindSet {
+  types: Readonly<Record<string, AnswerType & { anchors?: string }>>;
+  membershipCosine: number;
+  /** Whether members are also found under WordNet hypernyms (`anchors`). */
+  wordNet: boolean;
+}
+
+export const ANSWER_KINDS_V4: AnswerKindSet = {
+  types: ANSWER_TYPES,
+  membershipCosine: MEMBERSHIP_COSINE,
+  wordNet: false,
+};
+export const ANSWER_KINDS_V5: AnswerKindSet = {
+  types: V5_ANSWER_TYPES,
+  membershipCosine: MEMBERSHIP_COSINE,
+  wordNet: true,
+};
+
+/** The kind set of a `answerKindSet` feature value (see features.ts). */
+export function answerKindSet(version: number): AnswerKindSet {
+  if (version === 4) return ANSWER_KINDS_V4;
+  if (version === 5) return ANSWER_KINDS_V5;
+  throw new RangeError(`no answer kind set ${version} (4 or 5)`);
+}
+
+/** Names a set's definitions: a derived file made from other definitions is not used. */
+export function answerKindsFingerprint(set: AnswerKindSet): string {
+  // v4's name is what it always was, so its cached file keeps its name.
+  if (set === ANSWER_KINDS_V4) return featureHash(JSON.stringify([ANSWER_TYPES, MEMBERSHIP_COSINE])).toString(36);
+  return featureHash(
+    JSON.stringify([
+      set.types,
+      set.membershipCosine,
+      set.wordNet,
+      WORDNET_SENSES,
+      WORDNET_MIN_COSINE,
+      KINDS_DERIVATION,
+    ]),
+  ).toString(36);
+}
 
 /** Word → the centroids of the answer kinds it cues or is an instance of (unit length). */
 export type AnswerTypeIndex = ReadonlyMap<string, readonly Float32Array[]>;
@@ -99,7 +194,13 @@ export interface AnswerKinds {
  * Scans every word of `table` against each kind's centroid (≈ 10⁸ multiplications: done when the
  * tables are derived, not per process). A Chinese word belongs to the kinds of its English glosses.
  */
-export function deriveAnswerKinds(table: WordTable, chineseGlosses: Readonly<Record<string, string[]>>): AnswerKinds {
+export function deriveAnswerKinds(
+  table: WordTable,
+  chineseGlosses: Readonly<Record<string, string[]>>,
+  set: AnswerKindSet,
+  wordNet?: WordNetNouns,
+): AnswerKinds {
+  if (set.wordNet && !wordNet) throw new Error('this answer kind set needs WordNet');
   const words = new Map<string, Set<number>>();
   const add = (word: string, kind: number) => {
     const set = words.get(word) ?? new Set<number>();
@@ -108,7 +209,8 @@ export function deriveAnswerKinds(table: WordTable, chineseGlosses: Readonly<Rec
   };
   const d = table.dimension;
   const unit = new Float32Array(d);
-  const centroids = Object.values(ANSWER_TYPES).map((type, kind) => {
+  const types = Object.values(set.types);
+  const centroids = types.map((type, kind) => {
     const centroid = new Float32Array(d);
     const members = type.members.split(' ');
     for (const member of members) {
@@ -123,20 +225,49 @@ export function deriveAnswerKinds(table: WordTable, chineseGlosses: Readonly<Rec
     for (const word of [...type.cues.split(' '), ...members]) add(word, kind);
     return centroid;
   });
+  const anchors = types.map((type) => anchorSynsets(type.anchors ?? '', wordNet));
+  // The words the lists name keep the kinds they were listed for: "phobias" asks for a fear, not
+  // for an ailment, although WordNet files phobias under disorders.
+  const listed = new Set(words.keys());
   const cosines = new Float64Array(centroids.length);
+  const underWordNet: Array<[string, number]> = [];
   for (let rank = 0; rank < table.size; rank++) {
+    const word = table.words[rank] as string;
     table.cosinesTo(rank, centroids, cosines);
     for (let kind = 0; kind < centroids.length; kind++) {
-      if ((cosines[kind] as number) >= MEMBERSHIP_COSINE) add(table.words[rank] as string, kind);
+      const cosine = cosines[kind] as number;
+      if (cosine >= set.membershipCosine) add(word, kind);
+      else if (
+        set.wordNet &&
+        !listed.has(word) &&
+        cosine >= WORDNET_MIN_COSINE &&
+        wordNet?.isUnder(word, anchors[kind] as Set<number>, WORDNET_SENSES) === true
+      ) {
+        underWordNet.push([word, kind]);
+      }
     }
   }
+  // A Chinese word takes the kinds of its glosses from the lists and centroids only: a gloss is one
+  // reading among several, and WordNet's kinds of that reading are too often not the word's.
   for (const [chinese, glosses] of Object.entries(chineseGlosses)) {
     for (const gloss of glosses) for (const kind of words.get(gloss) ?? []) add(chinese, kind);
   }
+  for (const [word, kind] of underWordNet) add(word, kind);
   return {
     centroids: centroids.map((c) => Array.from(c)),
     words: Object.fromEntries([...words].map(([word, kinds]) => [word, [...kinds].sort((a, b) => a - b)])),
   };
+}
+
+function anchorSynsets(anchors: string, wordNet: WordNetNouns | undefined): Set<number> {
+  const synsets = new Set<number>();
+  for (const anchor of anchors.split(' ').filter((a) => a !== '')) {
+    const [lemma, sense] = anchor.split('#');
+    const synset = wordNet?.synset(lemma as string, Number(sense));
+    if (synset === undefined) throw new Error(`WordNet has no noun sense ${anchor}`);
+    synsets.add(synset);
+  }
+  return synsets;
 }
 
 export function encodeAnswerKinds(kinds: AnswerKinds): Uint8Array {

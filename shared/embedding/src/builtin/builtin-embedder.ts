@@ -1,13 +1,14 @@
-import { analyzeText, CJK_STOP_CHARS, type TextToken } from '@hindsight/text';
+import { analyzeText, CJK_STOP_CHARS, rewriteQuestionPhrases, type TextToken } from '@hindsight/text';
 import type { Embedder } from '../port.ts';
 import { l2Normalise } from '../vector.ts';
-import type { AnswerTypeIndex } from './answer-types.ts';
+import { type AnswerTypeIndex, answerKindSet } from './answer-types.ts';
 import { featureHash } from './feature-hash.ts';
 import {
   BUILTIN_FEATURES,
   type BuiltinFeatures,
   extractFeatures,
   LEXICAL_FEATURES,
+  V4_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
@@ -33,8 +34,9 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v4';
+export const BUILTIN_ALGORITHM_VERSION = 'v5';
 /** The models of earlier releases, still served for stores built with them. */
+const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -78,7 +80,8 @@ export class BuiltinEmbedder implements Embedder {
     const { answerTypes, chineseWords } = this.features;
     const lexicon =
       this.table && (answerTypes > 0 || chineseWords > 0)
-        ? (options.lexicon ?? loadDerivedLexicon(this.table, options.wordTableLocation))
+        ? (options.lexicon ??
+          loadDerivedLexicon(this.table, options.wordTableLocation, answerKindSet(this.features.answerKindSet)))
         : undefined;
     this.chinese =
       lexicon && chineseWords > 0
@@ -94,7 +97,8 @@ export class BuiltinEmbedder implements Embedder {
     return texts.map((text) => this.embedOne(text));
   }
 
-  embedOne(text: string): Float32Array {
+  embedOne(original: string): Float32Array {
+    const text = this.answerTypes && this.features.answerKindSet >= 5 ? rewriteQuestionPhrases(original) : original;
     const vector = new Float32Array(this.dimension);
     const tokens = analyzeText(text);
     const lexical = this.lexicalBlock(tokens);
@@ -205,12 +209,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V4_FEATURES)) return `builtin-${ANSWER_KINDS_V4_ALGORITHM_VERSION}-${dimension}`;
   if (same(WORD_VECTOR_FEATURES)) return `builtin-${WORD_VECTOR_ALGORITHM_VERSION}-${dimension}`;
   if (same(LEXICAL_FEATURES)) return `builtin-${LEXICAL_ALGORITHM_VERSION}-${dimension}`;
   // Non-default features are another model: their fingerprint keeps stores from mixing them.

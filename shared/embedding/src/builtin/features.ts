@@ -41,6 +41,11 @@ export interface BuiltinFeatures {
    */
   answerTypes: number;
   /**
+   * Which answer kinds (see answer-types.ts): 4 = builtin-v4's (members by word-vector centroid
+   * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms).
+   */
+  answerKindSet: number;
+  /**
    * Weight of the Chinese words' vectors (CC-CEDICT glosses in the GloVe space, see
    * word-vectors/chinese.ts) in the word-vector block; 0 = Chinese is lexical only.
    */
@@ -60,6 +65,7 @@ export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   probes: 1,
   concepts: 0,
   answerTypes: 0,
+  answerKindSet: 4,
   chineseWords: 0,
 });
 
@@ -77,6 +83,7 @@ export const LEXICAL_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   probes: 2,
   concepts: 0.5,
   answerTypes: 0,
+  answerKindSet: 4,
   chineseWords: 0,
 });
 
@@ -91,10 +98,19 @@ export const WORD_VECTOR_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
  * What `builtin-v4-*` computes: v3, plus the answer kinds a text asks for or names, plus Chinese
  * words in the word-vector space (chosen on the personal-facts tune split and REALTALK).
  */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+export const V4_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   ...WORD_VECTOR_FEATURES,
   answerTypes: 0.5,
   chineseWords: 1,
+});
+
+/**
+ * What `builtin-v5-*` computes: v4 with v5's answer kinds (more kinds and cue words, members also
+ * found under WordNet hypernyms; chosen on the personal-facts tune split and REALTALK).
+ */
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V4_FEATURES,
+  answerKindSet: 5,
 });
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */

@@ -11,13 +11,16 @@ const describe = (space: EmbeddingSpace) => `"${space.model}" (dimension ${space
 
 /** The message shown when a store and the configured embedder disagree. */
 export function reindexInstruction(builtWith: EmbeddingSpace, configured: EmbeddingSpace, where: string): string {
+  const previousBuiltin = /^(builtin-v[2-4])-\d+$/.exec(builtWith.model)?.[1];
   return [
     `${where} was built with embedding model ${describe(builtWith)},`,
     `but the configured embedder is ${describe(configured)}. Vectors of two models cannot be mixed.`,
     `To re-index the store into the new model, ${reindexCommand('re-embeds every memory in place, resumes if interrupted, then switches the store')}.`,
     // The built-in model changed under an upgrade: the previous one is still served by name.
-    ...(builtWith.model.startsWith('builtin-v2')
-      ? ['To keep the previous built-in model instead, set EMBEDDINGS_MODEL=builtin-v2 (on the embedder service too).']
+    ...(previousBuiltin
+      ? [
+          `To keep the previous built-in model instead, set EMBEDDINGS_MODEL=${previousBuiltin} (on the embedder service too).`,
+        ]
       : ['To keep the store as it is, restore the previous embedder settings.']),
     'Or copy the memories into a new store: with the old settings run `hindsight export > memories.ndjson`,',
     'move DATA_DIR (or the Qdrant collection) aside, start with the new settings and run',

