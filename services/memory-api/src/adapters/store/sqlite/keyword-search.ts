@@ -222,10 +222,13 @@ export class SqliteKeywordIndex {
       if (next < order.length && scorer.ceiling(order.slice(next)) <= scored.kthScore(k)) return scored.best(k);
     }
     if (next < order.length) {
-      // The terms left are common among the owner's memories: their newest matches, a window wide,
-      // widened while filters leave fewer than k.
+      // The terms left are common among the owner's memories: the newest memories holding all of
+      // them (an unread memory scores most with all of them), then their newest matches, a window
+      // each, widened while filters leave fewer than k.
       const left = order.slice(next);
-      for (let window = Math.max(k * RESCORE_FACTOR, MIN_RESCORED); ; window *= 4) {
+      const first = Math.max(k * RESCORE_FACTOR, MIN_RESCORED);
+      if (left.length > 1) scored.add(this.matching(left, first, 'every'));
+      for (let window = first; ; window *= 4) {
         const rowids = this.matching(left, Math.min(window, MAX_KEYWORD_WINDOW));
         scored.add(rowids);
         if (scored.count >= k || rowids.length < window || window >= MAX_KEYWORD_WINDOW) break;
@@ -300,9 +303,10 @@ export class SqliteKeywordIndex {
     return [...terms.values()];
   }
 
-  /** Rowids of the entries holding any of these terms: all of them, or the newest `limit`. */
-  private matching(terms: readonly IndexedTerm[], limit: number | 'all'): number[] {
-    const match = terms.flatMap((t) => t.tokens.map((token) => `"${token.replaceAll('"', '""')}"`)).join(' OR ');
+  /** Rowids of the entries holding any (or every) one of these terms: all of them, or the newest `limit`. */
+  private matching(terms: readonly IndexedTerm[], limit: number | 'all', holding: 'any' | 'every' = 'any'): number[] {
+    const term = (t: IndexedTerm) => `(${t.tokens.map((token) => `"${token.replaceAll('"', '""')}"`).join(' OR ')})`;
+    const match = terms.map(term).join(holding === 'any' ? ' OR ' : ' AND ');
     const rows =
       limit === 'all'
         ? this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ?').pluck().all(match)
