@@ -45,6 +45,33 @@ async function firstAnswer(api: ServiceProcess): Promise<string> {
   return body.results[0]?.content ?? '';
 }
 
+/** A store written under `model`: every fact stored through /store, then the processes stopped. */
+async function storeFactsUnder(dataDir: string, model: string): Promise<void> {
+  const api = await start(dataDir, { EMBEDDINGS_MODEL: model });
+  for (const content of FACTS) {
+    expect((await post(`${api.url}/store`, { content, memory_type: 'fact', user_id: 'maya' })).status).toBe(201);
+  }
+  await stopAll();
+}
+
+/** memory-api on `dataDir` beside an embedder serving its default model, not waited for (it may refuse). */
+async function startUnderDefaultEmbedder(dataDir: string): Promise<ServiceProcess> {
+  const embedderPort = await freePort();
+  running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
+  const api = await spawnService(
+    'memory-api',
+    { DATA_DIR: dataDir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
+    { waitReady: false },
+  );
+  running.push(api);
+  return api;
+}
+
+/** The process's exit code, or 'hung' when it is still running after 20 s. */
+function exitCode(child: ServiceProcess): Promise<number | null | 'hung'> {
+  return Promise.race([child.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+}
+
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hindsight-embedder-swap-'));
 });
@@ -59,23 +86,11 @@ describe('swapping the built-in embedder under an existing store (real processes
     timeout: 120_000,
   }, async () => {
     const oldDir = join(root, 'old');
-    let api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
-    for (const content of FACTS) {
-      expect((await post(`${api.url}/store`, { content, memory_type: 'fact', user_id: 'maya' })).status).toBe(201);
-    }
-    await stopAll();
+    await storeFactsUnder(oldDir, 'builtin-v2');
 
     // The upgrade: the embedder now serves builtin-v5 by default.
-    const embedderPort = await freePort();
-    running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
-    const refused = await spawnService(
-      'memory-api',
-      { DATA_DIR: oldDir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
-      { waitReady: false },
-    );
-    running.push(refused);
-    const code = await Promise.race([refused.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
-    expect(code).toBe(1);
+    const refused = await startUnderDefaultEmbedder(oldDir);
+    expect(await exitCode(refused)).toBe(1);
     expect(refused.output()).toContain('"builtin-v2-512"');
     expect(refused.output()).toContain('"builtin-v5-512"');
     expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v2');
@@ -83,7 +98,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     await stopAll();
 
     // Kept as it was under the old model, by name (where the question finds nothing relevant first); export it.
-    api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
+    let api = await start(oldDir, { EMBEDDINGS_MODEL: 'builtin-v2' });
     expect(await firstAnswer(api)).not.toBe('Maya is terrified of flying.');
     const exported = await (await fetch(`${api.url}/v1/export`)).text();
     expect(exported.trim().split('\n')).toHaveLength(FACTS.length);
@@ -106,29 +121,17 @@ describe('swapping the built-in embedder under an existing store (real processes
     timeout: 120_000,
   }, async () => {
     const dir = join(root, 'v4');
-    let api = await start(dir, { EMBEDDINGS_MODEL: 'builtin-v4' });
-    for (const content of FACTS) {
-      expect((await post(`${api.url}/store`, { content, memory_type: 'fact', user_id: 'maya' })).status).toBe(201);
-    }
-    await stopAll();
+    await storeFactsUnder(dir, 'builtin-v4');
 
-    const embedderPort = await freePort();
-    running.push(await spawnService('embedder', { PORT: String(embedderPort) }));
-    const refused = await spawnService(
-      'memory-api',
-      { DATA_DIR: dir, REDIS_PREFIX: redisPrefix, EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` },
-      { waitReady: false },
-    );
-    running.push(refused);
-    const code = await Promise.race([refused.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
-    expect(code).toBe(1);
+    const refused = await startUnderDefaultEmbedder(dir);
+    expect(await exitCode(refused)).toBe(1);
     expect(refused.output()).toContain('"builtin-v4-512"');
     expect(refused.output()).toContain('"builtin-v5-512"');
     expect(refused.output()).toContain('npm run reindex');
     expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v4');
     await stopAll();
 
-    api = await start(dir, { EMBEDDINGS_MODEL: 'builtin-v4' });
+    const api = await start(dir, { EMBEDDINGS_MODEL: 'builtin-v4' });
     const listed = (await (await fetch(`${api.url}/v1/memories?user_id=maya`)).json()) as { items: unknown[] };
     expect(listed.items).toHaveLength(FACTS.length);
   });
