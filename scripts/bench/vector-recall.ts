@@ -3,6 +3,7 @@ import type { Embedder } from '@hindsight/embedding';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import {
+  EXACT_RESCORE_MARGIN,
   preparedOnce,
   SqliteVectors,
   vectorScope,
@@ -46,7 +47,8 @@ export async function measureVectorRecall(options: {
       const [vector] = (await options.embedder.embed([query])) as [Float32Array];
       const t0 = performance.now();
       // As vectorSearch asks: int8 ranking, the first ones rescored exactly.
-      const found = vectors.rescore(vectors.nearest(owner, vector, 26), vector, 26).slice(0, 10);
+      const asked = 10 + EXACT_RESCORE_MARGIN;
+      const found = vectors.rescore(vectors.nearest(owner, vector, asked), vector, asked).slice(0, 10);
       const t1 = performance.now();
       const truth = vectors.nearestExact(owner, vector, 10);
       const t2 = performance.now();

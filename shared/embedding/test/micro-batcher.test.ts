@@ -59,6 +59,19 @@ describe('MicroBatcher', () => {
     expect(results.map((r) => r.length)).toEqual([2, 2, 3, 1]);
   });
 
+  it('with maxWaitMs 0 coalesces the calls of one event-loop turn and sends them on the next setImmediate, not a timer', async () => {
+    const provider = new CountingEmbedder();
+    const batcher = new MicroBatcher(provider, { maxBatchSize: 64, maxWaitMs: 0 });
+    const sameTurn = Promise.all([batcher.embed(['one']), batcher.embed(['two'])]);
+    expect(provider.calls).toEqual([]);
+    // The batcher's setImmediate was queued first, so it has run when this one resolves.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(provider.calls).toEqual([['one', 'two']]);
+    await sameTurn;
+    await batcher.embed(['three']);
+    expect(provider.calls).toEqual([['one', 'two'], ['three']]);
+  });
+
   it('chunks one call larger than a batch into full batches', async () => {
     const provider = new CountingEmbedder();
     const batcher = new MicroBatcher(provider, { maxBatchSize: 3, maxWaitMs: 5 });

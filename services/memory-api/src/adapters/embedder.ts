@@ -11,7 +11,12 @@ export async function createEmbedderFromConfig(config: MemoryApiConfig, log: Log
   const provider = providerSettingsFromEnv(config, config.EMBEDDER_URL);
   const embedder = await createEmbedder({
     ...provider,
-    ...(provider.provider === 'builtin' ? {} : { batch: { maxBatchSize: 64, maxWaitMs: 2 } }),
+    // A model server gains from batches of concurrent writes; the embedder service batches for its
+    // own provider already, so its calls only coalesce within one event-loop turn: a lone query
+    // waited ~2 ms for company on every /retrieve.
+    ...(provider.provider === 'builtin'
+      ? {}
+      : { batch: { maxBatchSize: 64, maxWaitMs: provider.provider === 'remote' ? 0 : 2 } }),
     cache: { lruSize: config.EMBED_CACHE_SIZE },
   });
   log.info({ provider: provider.provider, model: embedder.model, dimension: embedder.dimension }, 'embedder ready');

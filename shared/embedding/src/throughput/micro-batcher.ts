@@ -3,7 +3,10 @@ import type { Embedder } from '../port.ts';
 export interface MicroBatcherOptions {
   /** Most texts sent to the provider in one call. */
   maxBatchSize: number;
-  /** Longest a text waits for company before its batch is sent. */
+  /**
+   * Longest a text waits for company before its batch is sent. 0 waits for nothing but the calls
+   * made in the same turn of the event loop (sent on `setImmediate`, not a ≥ 1 ms timer).
+   */
   maxWaitMs: number;
   /** Told the size of every provider batch (for a metric). */
   onBatch?: (size: number) => void;
@@ -24,7 +27,8 @@ interface Pending {
 export class MicroBatcher implements Embedder {
   private queue: Pending[] = [];
   private queuedTexts = 0;
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending send of the queued calls; undefined when none is pending. */
+  private cancelWait: (() => void) | undefined;
 
   constructor(
     private readonly inner: Embedder,
@@ -52,7 +56,7 @@ export class MicroBatcher implements Embedder {
       this.queue.push({ texts, resolve, reject });
       this.queuedTexts += texts.length;
       if (this.queuedTexts >= this.options.maxBatchSize) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+      else this.cancelWait ??= this.waitForCompany();
     });
   }
 
@@ -65,10 +69,20 @@ export class MicroBatcher implements Embedder {
     await this.inner.close?.();
   }
 
+  /** Schedules the send of the queued calls; returns how to cancel it. */
+  private waitForCompany(): () => void {
+    if (this.options.maxWaitMs === 0) {
+      const immediate = setImmediate(() => this.flush());
+      return () => clearImmediate(immediate);
+    }
+    const timer = setTimeout(() => this.flush(), this.options.maxWaitMs);
+    return () => clearTimeout(timer);
+  }
+
   /** Sends queued calls in batches of at most `maxBatchSize` texts, without splitting a call. */
   private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelWait?.();
+    this.cancelWait = undefined;
     while (this.queue.length > 0) {
       const batch: Pending[] = [];
       let size = 0;

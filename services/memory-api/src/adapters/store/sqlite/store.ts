@@ -36,7 +36,13 @@ import { keywordIndexVersion, SqliteKeywordIndex } from './keyword-search.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
 import { COLUMNS, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
-import { dropVectorTables, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
+import {
+  dropVectorTables,
+  EXACT_RESCORE_MARGIN,
+  SqliteVectors,
+  vectorScope,
+  vectorTablesDefinition,
+} from './vectors.ts';
 import { GroupSync, TransactionGroup, walFlusher } from './wal-sync.ts';
 
 /** store_meta key: the file holds no free space or index segments from before secure deletes. */
@@ -50,11 +56,6 @@ const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
-/**
- * Neighbours past k rescored with the exact vectors, so one that int8 ranked just below the k-th
- * (its cosine is within ~2e-3 of the exact one) can still take its place.
- */
-const EXACT_RESCORE_MARGIN = 16;
 
 /**
  * The embedded long-term store: one SQLite file holding rows, vectors (int8 and int16, with a
