@@ -410,7 +410,9 @@ function analyseEnglish(text: string): Analysis {
   const predicateText = predicateEnglish(trimmed);
   // "a keen gardener", "an amateur photographer": what one does for love, not for a living.
   const pastime = PASTIME_EN.test(predicateText);
-  const predicate = termsOf(predicateText, owners);
+  // A profession is named by a noun: "loves gardening" and "is into farming" are pastimes, whose
+  // stems ("garden", "farm") are professions' stems.
+  const predicate = termsOf(withoutGerunds(predicateText), owners);
   const occupation = pastime || !headedByNoun(predicateText) ? [] : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
@@ -471,8 +473,18 @@ function relativeEnglish(text: string): string | null {
  */
 function headedByNoun(predicate: string): boolean {
   const tokens = predicate.toLowerCase().split(/\s+/);
-  const at = tokens.findIndex((w) => analyzeText(w).some((t) => PROFESSIONS_EN.has(t.term)));
+  const at = tokens.findIndex((w) => !GERUND.test(w) && analyzeText(w).some((t) => PROFESSIONS_EN.has(t.term)));
   return at < 0 || tokens.slice(0, at).every((w) => !/ing$/.test(w) && !PREPOSITIONS_EN.has(w));
+}
+
+const GERUND = /ing\W*$/i;
+
+/** The words of `text` without its -ing forms. */
+function withoutGerunds(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((w) => !GERUND.test(w))
+    .join(' ');
 }
 
 const PREPOSITIONS_EN = new Set(words('for to with at in on of about from by into like as'));

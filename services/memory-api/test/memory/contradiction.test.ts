@@ -86,6 +86,8 @@ describe('rule-based contradiction judge', () => {
     ['Alex is learning Spanish', "Alex doesn't speak Spanish"],
     // A pastime is not a job; a relative's job is not the owner's; "switched to" about different things.
     ['Greta is a keen gardener', 'Greta is a pharmacist'],
+    ["Omar's wife Ines is an optician.", "Omar's wife Ines loves gardening."],
+    ["The user's wife is an optician", "The user's wife loves gardening"],
     ["I'm a structural engineer designing bridges.", "I'm training for my pilot's licence."],
     ['Priyanka works at Airbus', "Priyanka's best friend works at a bakery"],
     ['Nadia switched to decaf coffee', 'Nadia switched to the night shift'],
