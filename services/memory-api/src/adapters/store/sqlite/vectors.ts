@@ -35,16 +35,17 @@ const INT8_SCAN_LIMIT = 4096;
 /**
  * Code candidates ranked by int8 per query, and at least this many: on 100,000 memories of one
  * owner (built-in embedder, 512-d) 400 candidates kept recall@10 of the exact ranking at
- * 0.976–0.980, 800 at 0.988 (each rescored exactly; int8 ranks them now, see EXACT_RESCORE_MARGIN).
+ * 0.976–0.980, 800 at 0.988.
  */
-const MIN_CODE_CANDIDATES = 800;
+const MIN_CODE_CANDIDATES = 600;
 
 /**
  * Neighbours past k rescored with the exact vectors, so one that int8 ranked just below the k-th
- * (its cosine is within ~2e-3 of the exact one) can still take its place: with 16, one owner of
- * 100,000 kept recall@10 of the exact ranking at 0.979 (600 code candidates).
+ * (its cosine is within ~2e-3 of the exact one) can still take its place. One owner of 100,000
+ * keeps recall@10 of the exact ranking at 0.979 with 16 and with 32 (and 800 code candidates):
+ * what it loses is lost in the code stage, so a wider margin only costs every search.
  */
-export const EXACT_RESCORE_MARGIN = 32;
+export const EXACT_RESCORE_MARGIN = 16;
 const CODE_CANDIDATE_FACTOR = 2;
 
 /** The key of a memory's int8 row: owner × 2^36 + rowid (SQL literal; keys are never read into JS). */
