@@ -25,6 +25,7 @@ export function formatPersonalFactsTables(result: PersonalFactsResult): string {
   const lines = [
     `dataset ${d.path} (personal facts, splits ${d.splits.join(', ')}): ${d.people} people, ${d.facts} facts, ${d.questions} questions, ${d.unanswerable} unanswerable`,
     `writes: ${w.created} created, ${w.duplicate} duplicate, ${w.merged} merged, ${w.superseded} superseded, ${w.quarantined} quarantined, ${w.rejected} rejected`,
+    ...result.replaced.map((r) => `  ${r.split}/${r.person}: fact ${r.fact} ${r.status} by fact ${r.by}`),
     '',
     'hit@k (%) and MRR of the one fact that answers each question',
     ...textTable(header, rows),

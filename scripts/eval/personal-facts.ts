@@ -119,6 +119,17 @@ export interface FactQuestionResult {
   topScore: number | null;
   /** The score hindsight gave the right fact, when returned. */
   factScore: number | null;
+  /** What hindsight ranked above the right fact (at most three, best first), with scores. */
+  ahead: Array<{ content: string; score: number; similarity: number; keyword: number }>;
+}
+
+export interface ReplacedFact {
+  split: string;
+  person: string;
+  /** The fact written earlier, and the later one whose write merged or superseded it. */
+  fact: string;
+  by: string;
+  status: 'merged' | 'superseded';
 }
 
 export interface UnanswerableResult {
@@ -153,6 +164,8 @@ export interface PersonalFactsResult {
   service: { url: string; spawned: boolean };
   topK: number;
   writes: Record<WriteResult['status'] | 'rejected', number>;
+  /** Facts a later fact of the same person took the place of (merged into it or superseded by it). */
+  replaced: ReplacedFact[];
   /** split → summary, plus "all". */
   bySplit: Record<string, PersonalFactsSummary>;
   /** `${split}/${language}` → summary. */
@@ -190,6 +203,7 @@ export async function runPersonalFacts(options: PersonalFactsOptions): Promise<P
   };
   const questions: FactQuestionResult[] = [];
   const unanswerable: UnanswerableResult[] = [];
+  const replaced: ReplacedFact[] = [];
   const latencies: number[] = [];
   const people = splits.flatMap((s) => s.people.map((person) => ({ split: s.split, person })));
   const totalFacts = people.reduce((n, p) => n + p.person.facts.length, 0);
@@ -215,6 +229,12 @@ export async function runPersonalFacts(options: PersonalFactsOptions): Promise<P
           continue;
         }
         writes[result.status] += 1;
+        if (result.status === 'superseded' || result.status === 'merged') {
+          const earlier = result.status === 'merged' ? [result.id] : (result.superseded_ids ?? []);
+          for (const id of earlier)
+            for (const old of factsOf.get(id) ?? [])
+              replaced.push({ split, person: person.id, fact: old, by: fact.id, status: result.status });
+        }
         const facts = factsOf.get(result.id) ?? new Set<string>();
         facts.add(fact.id);
         factsOf.set(result.id, facts);
@@ -265,6 +285,12 @@ export async function runPersonalFacts(options: PersonalFactsOptions): Promise<P
             results: results.length,
             topScore: results[0]?.score ?? null,
             factScore: rank > 0 ? (results[rank - 1]?.score ?? null) : null,
+            ahead: results.slice(0, rank > 0 ? Math.min(rank - 1, 3) : 3).map((r) => ({
+              content: r.content,
+              score: r.score,
+              similarity: r.scores.similarity,
+              keyword: r.scores.keyword,
+            })),
           });
         }
       }
@@ -311,6 +337,7 @@ export async function runPersonalFacts(options: PersonalFactsOptions): Promise<P
       service: { url: target.url, spawned: target.spawned },
       topK,
       writes,
+      replaced,
       bySplit,
       byLanguage,
       questions,
