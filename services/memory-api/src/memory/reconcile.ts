@@ -28,6 +28,34 @@ const ATTRIBUTE_NEIGHBOURS = 12;
 /** How many of a user's memories of one category a reversal looks through for its slot. */
 const SLOT_SCAN = 1000;
 
+/**
+ * How many of a user's newest semantic memories are read for an attribute that is often set
+ * without any of its words: "I am 41" says an age, yet holds neither "age" nor "years old" for
+ * the keyword search to find it by, nor does "I am 42 now" come near it by meaning (the numbers
+ * are different words).
+ */
+const UNWORDED_ATTRIBUTE_SCAN = 200;
+const UNWORDED_ATTRIBUTES: ReadonlySet<string> = new Set(['age']);
+
+/** The newest active semantic memories of the owner, when the new memory sets an attribute often left unworded. */
+async function newestForUnwordedAttribute(
+  deps: WriteDeps,
+  record: MemoryRecord,
+  frames: Iterable<string>,
+): Promise<string[]> {
+  if (![...frames].some((name) => UNWORDED_ATTRIBUTES.has(name))) return [];
+  const page = await deps.store.list(
+    {
+      tenant: record.tenant,
+      userId: record.user_id,
+      layers: ['semantic'],
+      statuses: ['active'],
+    },
+    UNWORDED_ATTRIBUTE_SCAN,
+  );
+  return page.items.map((memory) => memory.id);
+}
+
 /** A memory as the contradiction judge reads it: text, the question it answers, the extractor's slot and answers. */
 export function statementOf(record: Pick<MemoryRecord, 'content' | 'query' | 'metadata'>): StatementInput {
   const text = (field: string) => {
@@ -105,11 +133,13 @@ export async function reconcileSemantic(
     statuses: ['active'] as const,
   };
   const newer = statementOf(record);
-  const attribute = attributeCues(analyse(newer));
-  const [dense, keyword, sameAttribute] = await Promise.all([
+  const newerStatement = analyse(newer);
+  const attribute = attributeCues(newerStatement);
+  const [dense, keyword, sameAttribute, unworded] = await Promise.all([
     deps.store.vectorSearch(scope, vector, NEIGHBOURS),
     deps.store.keywordSearch(scope, keywordTokens(searchableText(record)), NEIGHBOURS),
     attribute ? deps.store.keywordSearch(scope, keywordTokens(attribute.cues), ATTRIBUTE_NEIGHBOURS) : [],
+    attribute ? newestForUnwordedAttribute(deps, record, newerStatement.frames.keys()) : [],
   ]);
   const similarity = new Map(
     dense.filter((n) => n.score >= settings.contradictionThreshold).map((n) => [n.id, n.score]),
@@ -120,7 +150,7 @@ export async function reconcileSemantic(
   // Memories that may set one of the new memory's single-valued attributes ("lives in Denver" for
   // "moved to Austin"), found by the attribute's own words; kept only if they do.
   const attributeOnly = new Set(
-    sameAttribute.map((n) => n.id).filter((id) => !similarity.has(id) && !wordsOnly.includes(id)),
+    [...sameAttribute.map((n) => n.id), ...unworded].filter((id) => !similarity.has(id) && !wordsOnly.includes(id)),
   );
   const unscored = [...wordsOnly, ...attributeOnly];
   if (unscored.length > 0) {

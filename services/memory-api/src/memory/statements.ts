@@ -165,6 +165,13 @@ const DIET_EN =
   /\b(?:is|am|are|was|were|went|gone|turned|became|become|becomes|stays?|stayed|eats?|ate|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|also\s+|fully\s+|strictly\s+|mostly\s+|an?\s+)*(vegetarian|vegan|pescatarian|keto)\b|^(?:vegetarian|vegan|pescatarian)\b/i;
 /** Eating meat is the end of a vegetarian or vegan diet. */
 const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:meat|chicken|beef|pork)\b/i;
+/**
+ * Going back to fish ends a vegetarian or vegan diet: "started eating fish again". Only as a
+ * change — "eats fish on Fridays" says nothing about a diet.
+ */
+const FISH_AGAIN_EN =
+  /\b(?:(?:started|starting|starts|began|begun|back to|went back to|gone back to|returned to)\s+eating\s+(?:fish|seafood)|(?:eats?|ate|eating)\s+(?:fish|seafood)\s+again)\b/i;
+const FISH_AGAIN_ZH = /(?:开始|又|重新|恢复)吃(?:鱼|海鲜)/u;
 const MARITAL_EN =
   /\b(?:is|am|are|was|were|got|get|gets|getting|became|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|recently\s+|happily\s+|just\s+)*(single|married|divorced|engaged|widowed|separated)\b/i;
 
@@ -217,6 +224,15 @@ const HAN_NUMERALS: ReadonlyMap<string, string> = new Map<string, string>([
   ...[...'一二三四五六七八九十'].map((c, i): [string, string] => [c, String(i + 1)]),
   ['两', '2'],
 ]);
+
+/**
+ * A move at an age ("moved to England at twelve", "came to the UK as a child", "十二岁时搬到上海")
+ * is a life story, not where one lives now: it sets no residence, so "lives in a terraced house"
+ * stays.
+ */
+const BIOGRAPHICAL_MOVE_EN =
+  /\b(?:moved|moving|relocated|emigrated|came)\b[^,;.!?]*?\b(?:at\s+(?:the\s+)?age\s+(?:of\s+)?\w+|at\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty)\b(?!\s*(?:am|pm|a\.m|p\.m|o'clock))|as\s+an?\s+(?:child|kid|baby|toddler|teenager|teen|boy|girl|student)\b|when\s+(?:i|he|she|they|we)\s+(?:was|were)\s)/i;
+const BIOGRAPHICAL_MOVE_ZH = /(?:[\d一二三四五六七八九十两]+岁(?:那年|时|的时候)|小时候|童年时).{0,6}(?:搬|移居)/u;
 
 /** Phrases saying an attribute changed without naming the new value ("changed jobs", "换工作了"). */
 const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
@@ -400,6 +416,7 @@ function analyseEnglish(text: string): Analysis {
       if (terms.size > 0) frames.set(name, terms);
     }
   }
+  if (BIOGRAPHICAL_MOVE_EN.test(trimmed)) frames.delete('residence');
   markChangedAttributes(trimmed, frames);
   const counted = COUNT_EN.exec(trimmed);
   if (counted) {
@@ -417,7 +434,9 @@ function analyseEnglish(text: string): Analysis {
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
   const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
-  const diet = DIET_EN.exec(trimmed)?.[1] ?? (eatsMeat ? 'omnivore' : undefined);
+  const eatsFishAgain = FISH_AGAIN_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
+  const diet =
+    DIET_EN.exec(trimmed)?.[1] ?? (eatsMeat ? 'omnivore' : undefined) ?? (eatsFishAgain ? 'pescatarian' : undefined);
   if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
   const marital = MARITAL_EN.exec(trimmed)?.[1];
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
@@ -761,8 +780,10 @@ function analyseChinese(text: string): Analysis {
       if (terms.size > 0) frames.set(name, terms);
     }
   }
+  if (BIOGRAPHICAL_MOVE_ZH.test(body)) frames.delete('residence');
   if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
   else if (/吃肉|吃荤/.test(body)) frames.set('diet', new Set(['omnivore']));
+  else if (FISH_AGAIN_ZH.test(body)) frames.set('diet', new Set(['pescatarian']));
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);

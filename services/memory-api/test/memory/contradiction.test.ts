@@ -14,6 +14,8 @@ describe('rule-based contradiction judge', () => {
     ['The user lives in Berlin', 'The user moved to Lisbon'],
     ['Maria is vegetarian', 'Maria is no longer vegetarian'],
     ['Maria is vegetarian', 'Maria eats meat again'],
+    ['The user is a vegan', 'The user started eating fish again'],
+    ['我吃素', '我又开始吃鱼了'],
     ['timezone is UTC+8', 'timezone is UTC+1'],
     ['My favourite band is Radiohead', 'My favorite band is now Arcade Fire'],
     ['The meeting is on Tuesday', 'The meeting is on Thursday'],
@@ -96,6 +98,15 @@ describe('rule-based contradiction judge', () => {
     ['Alex uses Windows at work', 'Alex has an iPhone'],
     ['我妈妈住在西安', '我住在成都'],
     ['我女儿今年六岁', '我今年三十五岁'],
+    // A move at an age is a life story, not where one lives now.
+    [
+      'Olivia lives in a terraced house with a small garden.',
+      'Olivia was born in Cape Town and moved to England at twelve.',
+    ],
+    ['I live in Leeds', 'I moved to York when I was ten'],
+    ['我住在北京', '我十二岁时搬到了上海'],
+    // Fish only says a diet when one goes back to it.
+    ['The user is vegan', 'The user eats fish on Fridays'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });

@@ -65,6 +65,27 @@ describe('facts about different attributes of one person', () => {
     expect(await active('maria')).toEqual([...facts].sort());
   });
 
+  it('keeps where one lives when a later fact tells of a move in childhood', async () => {
+    const pairs = [
+      [
+        'Olivia lives in a terraced house with a small garden.',
+        'Olivia was born in Cape Town and moved to England at twelve.',
+      ],
+      [
+        'The user lives in Manchester with two flatmates.',
+        'The user grew up in Lagos and moved to the UK at eighteen.',
+      ],
+      ['I live in Leeds', 'I moved to York when I was ten'],
+      ['刘洋住在成都。', '刘洋十二岁时搬到了上海。'],
+    ];
+    for (const [i, [home, move]] of pairs.entries()) {
+      const user = `childhood-move-${i}`;
+      await store({ content: home, memory_type: 'fact', user_id: user });
+      expect((await store({ content: move, memory_type: 'fact', user_id: user })).status).toBe('created');
+      expect(await active(user)).toEqual([home, move].sort());
+    }
+  });
+
   it('keeps extracted items of different keys apart, even when they answer the same question', async () => {
     const query = 'What health or diet constraints does the user have?';
     const first = await store({
@@ -132,6 +153,10 @@ describe('contradictions', () => {
     ['far-platform', 'The user uses Linux', 'The user switched to Windows'],
     ['far-drink', 'Nadia drinks alcohol', 'Nadia is teetotal now'],
     ['far-zh-car', '我开丰田', '我现在开特斯拉'],
+    // A bare age says its attribute without its words ("age", "years old").
+    ['far-age', 'I am 41', 'I am 42 now'],
+    ['far-vegan', 'The user is a vegan', 'The user started eating fish again'],
+    ['far-zh-fish', '我吃素', '我又开始吃鱼了'],
   ])(
     '%s: "%s" is superseded by "%s", which shares no word with it, among many other facts',
     async (user, older, newer) => {
