@@ -29,31 +29,25 @@ const ATTRIBUTE_NEIGHBOURS = 12;
 const SLOT_SCAN = 1000;
 
 /**
- * How many of a user's newest semantic memories are read for an attribute that is often set
+ * How many of a user's active semantic memories are read for an attribute that is often set
  * without any of its words: "I am 41" says an age, yet holds neither "age" nor "years old" for
  * the keyword search to find it by, nor does "I am 42 now" come near it by meaning (the numbers
- * are different words).
+ * are different words). The store lists in write order, so these are the owner's first ones.
  */
 const UNWORDED_ATTRIBUTE_SCAN = 200;
 const UNWORDED_ATTRIBUTES: ReadonlySet<string> = new Set(['age']);
 
-/** The newest active semantic memories of the owner, when the new memory sets an attribute often left unworded. */
-async function newestForUnwordedAttribute(
+/** Ids of the owner's active semantic memories, when the new memory sets an attribute often left unworded. */
+async function candidatesForUnwordedAttribute(
   deps: WriteDeps,
   record: MemoryRecord,
-  frames: Iterable<string>,
+  frames: ReadonlyMap<string, unknown>,
 ): Promise<string[]> {
-  if (![...frames].some((name) => UNWORDED_ATTRIBUTES.has(name))) return [];
-  const page = await deps.store.list(
-    {
-      tenant: record.tenant,
-      userId: record.user_id,
-      layers: ['semantic'],
-      statuses: ['active'],
-    },
+  if (![...UNWORDED_ATTRIBUTES].some((name) => frames.has(name))) return [];
+  return deps.store.listIds(
+    { tenant: record.tenant, userId: record.user_id, layers: ['semantic'], statuses: ['active'] },
     UNWORDED_ATTRIBUTE_SCAN,
   );
-  return page.items.map((memory) => memory.id);
 }
 
 /** A memory as the contradiction judge reads it: text, the question it answers, the extractor's slot and answers. */
@@ -139,7 +133,7 @@ export async function reconcileSemantic(
     deps.store.vectorSearch(scope, vector, NEIGHBOURS),
     deps.store.keywordSearch(scope, keywordTokens(searchableText(record)), NEIGHBOURS),
     attribute ? deps.store.keywordSearch(scope, keywordTokens(attribute.cues), ATTRIBUTE_NEIGHBOURS) : [],
-    attribute ? newestForUnwordedAttribute(deps, record, newerStatement.frames.keys()) : [],
+    attribute ? candidatesForUnwordedAttribute(deps, record, newerStatement.frames) : [],
   ]);
   const similarity = new Map(
     dense.filter((n) => n.score >= settings.contradictionThreshold).map((n) => [n.id, n.score]),
