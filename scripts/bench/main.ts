@@ -22,13 +22,12 @@
  * for the run (see scripts/eval/store-choice.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createProgress } from '@hindsight/cli/progress';
 import { BuiltinEmbedder } from '@hindsight/embedding';
-import { parsePrometheusText } from '@hindsight/metrics';
 import { freePort, type MemoryApiProcess, REPO_ROOT, spawnService } from '@hindsight/testing';
 import { round } from '../eval/scoring.ts';
 import { chooseStore, parseStoreName, type StoreChoice } from '../eval/store-choice.ts';
@@ -36,6 +35,7 @@ import { JsonClient, type LatencyFigures, measureLatency } from './http-client.t
 import { type MixedLoadFigures, measureMixedLoad } from './mixed-load.ts';
 import { measureRawStore, type RawStoreFigures } from './raw-store.ts';
 import { renderBenchHtml } from './report.ts';
+import { breakdown, mib, readRss, scrape } from './service-figures.ts';
 import { type BenchSuite, startSuite } from './suite.ts';
 import { measureVectorRecall } from './vector-recall.ts';
 import { Workload } from './workload.ts';
@@ -468,26 +468,28 @@ async function measureSize(
   size: number,
 ): Promise<SizeResult> {
   const service: MemoryApiProcess = suite.memoryApi;
-  const queries = Array.from(
-    { length: Math.max(plan.requestsOneClient, plan.requestsConcurrent) + plan.warmup },
-    () => ({
-      query: workload.query(),
-      userId: workload.randomUser(),
-    }),
-  );
+  // Each phase draws queries of its own: the concurrent phase repeating the one-client phase's
+  // queries would be answered from caches the first phase filled (the query-embedding cache).
+  const draw = (count: number) =>
+    Array.from({ length: count }, () => ({ query: workload.query(), userId: workload.randomUser() }));
+  const queries = draw(plan.requestsOneClient + plan.warmup);
+  const concurrentQueries = draw(plan.requestsConcurrent);
   const at = (i: number) => queries[(i + queries.length) % queries.length] as { query: string; userId: string };
+  const atConcurrent = (i: number) =>
+    concurrentQueries[i % concurrentQueries.length] as { query: string; userId: string };
   // Latency only counts answers that found something: every answer with no result is counted and printed.
   const answers = { total: 0, empty: 0 };
-  const retrieve = async (i: number) => {
+  const retrieveOf = (pick: (i: number) => { query: string; userId: string }) => async (i: number) => {
     const answer = await client.post<{ results: unknown[] }>('/retrieve', {
-      query: at(i).query,
-      user_id: at(i).userId,
+      query: pick(i).query,
+      user_id: pick(i).userId,
       top_k: plan.topK,
     });
     answers.total += 1;
     if (answer.results.length === 0) answers.empty += 1;
     return answer;
   };
+  const retrieve = retrieveOf(at);
 
   const before = await scrape(service.url);
   const oneClient = await measureLatency(retrieve, {
@@ -496,7 +498,7 @@ async function measureSize(
     warmup: plan.warmup,
   });
   const after = await scrape(service.url);
-  const concurrent = await measureLatency(retrieve, {
+  const concurrent = await measureLatency(retrieveOf(atConcurrent), {
     requests: plan.requestsConcurrent,
     concurrency: plan.concurrency,
   });
@@ -656,40 +658,6 @@ async function measureFloor(
   }
 }
 
-type Samples = ReturnType<typeof parsePrometheusText>;
-
-async function scrape(url: string): Promise<Samples> {
-  const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
-  return parsePrometheusText(await response.text());
-}
-
-/** Mean milliseconds per /retrieve of each stage, from histogram sums between two scrapes. */
-function breakdown(before: Samples, after: Samples): Record<string, number> {
-  const total = (samples: Samples, name: string, match: (l: Record<string, string>) => boolean) =>
-    samples.filter((s) => s.name === name && match(s.labels)).reduce((sum, s) => sum + s.value, 0);
-  const delta = (name: string, match: (l: Record<string, string>) => boolean = () => true) =>
-    total(after, name, match) - total(before, name, match);
-  const requests = delta('hindsight_http_request_duration_seconds_count', (l) => l.route === '/retrieve');
-  if (requests <= 0) return {};
-  const perRequest = (seconds: number) => round((seconds / requests) * 1000);
-  const result: Record<string, number> = {
-    http: perRequest(delta('hindsight_http_request_duration_seconds_sum', (l) => l.route === '/retrieve')),
-    search: perRequest(delta('hindsight_search_duration_seconds_sum')),
-    embed: perRequest(delta('hindsight_embed_duration_seconds_sum')),
-  };
-  for (const op of ['searchCandidates', 'vectorSearch', 'keywordSearch', 'getMany', 'similarities', 'recordAccess']) {
-    result[op] = perRequest(delta('hindsight_store_query_duration_seconds_sum', (l) => l.operation === op));
-  }
-  return result;
-}
-
-async function readRss(pid: number): Promise<{ rssBytes: number; peakBytes: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rssBytes: kib('VmRSS'), peakBytes: kib('VmHWM') };
-}
-
 async function runEmbedderBench(args: string[]): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/bench/embedder.ts'), ...args], {
     cwd: REPO_ROOT,
@@ -699,7 +667,6 @@ async function runEmbedderBench(args: string[]): Promise<void> {
   if (code !== 0) process.stdout.write(`  (embedder bench exited with ${code})\n`);
 }
 
-const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 const yes = (met: boolean) => (met ? 'met' : 'NOT met');
 
 process.exitCode = await main().catch((error: unknown) => {

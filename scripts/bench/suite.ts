@@ -37,6 +37,8 @@ export interface SuiteOptions {
   storeEnv: Record<string, string>;
   /** Anything else memory-api is told (NODE_OPTIONS for a profile, a setting under study). */
   memoryApiEnv?: Record<string, string>;
+  /** memory-api's DATA_DIR, kept when it stops (a store seeded once and copied per run); a temp dir otherwise. */
+  dataDir?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function startSuite(options: SuiteOptions): Promise<BenchSuite> {
     // The launcher's memory-api without EMBEDDER_URL: it embeds with the provider EMBEDDINGS_* name.
     const { EMBEDDER_URL: _remote, ...alone } = memoryApiEnv;
     const env = { ...alone, ...options.embeddingEnv };
-    const memoryApi = await spawnMemoryApi({ env });
+    const memoryApi = await spawnMemoryApi({ env, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
     return {
       placement: options.placement,
       memoryApi,
@@ -101,7 +103,10 @@ export async function startSuite(options: SuiteOptions): Promise<BenchSuite> {
   };
   let memoryApi: MemoryApiProcess;
   try {
-    memoryApi = await spawnMemoryApi({ env: memoryApiEnv });
+    memoryApi = await spawnMemoryApi({
+      env: memoryApiEnv,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    });
   } catch (error) {
     await stopEmbedder();
     throw error;
