@@ -488,8 +488,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const { where, params } = filterToSql(scope);
     const vectors = this.vectors();
     const owner = vectorScope(scope.tenant, scope.userId);
-    // Filters are applied after the k-NN; widen the neighbourhood until enough survive.
-    let fetch = Math.min(MAX_KNN, Math.max(k * 4, 64));
+    // Filters are applied after the k-NN; widen the neighbourhood until enough survive. Most
+    // searches filter out few of an owner's memories: the first read asks only what is rescored.
+    let fetch = Math.min(MAX_KNN, k + EXACT_RESCORE_MARGIN);
     for (;;) {
       const neighbours = vectors.nearest(owner, vector, fetch);
       if (neighbours.length === 0) return [];
@@ -521,10 +522,13 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       tenant,
       JSON.stringify(ids),
     ) as Array<{ rowid: number; id: string }>;
-    const vectors = this.vectors();
+    const distances = this.vectors().distances(
+      owned.map((o) => o.rowid),
+      vector,
+    );
     const result = new Map<string, number>();
     for (const { rowid, id } of owned) {
-      const distance = vectors.distance(BigInt(rowid), vector);
+      const distance = distances.get(rowid);
       if (distance !== undefined) result.set(id, 1 - distance);
     }
     return result;
@@ -550,13 +554,14 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     ).all(scope.tenant, JSON.stringify(ids)) as unknown[][];
     const records = rows.map(recordFromValues);
     if (vector) {
-      const vectors = this.vectors();
+      const keywordOnly = new Map<number, string>();
       rows.forEach((row, i) => {
         const id = (records[i] as MemoryRecord).id;
-        if (denseIds.has(id)) return;
-        const distance = vectors.distance(BigInt(row[COLUMNS.length] as number), vector);
-        if (distance !== undefined) keywordOnlySimilarities.set(id, 1 - distance);
+        if (!denseIds.has(id)) keywordOnly.set(row[COLUMNS.length] as number, id);
       });
+      for (const [rowid, distance] of this.vectors().distances([...keywordOnly.keys()], vector)) {
+        keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
+      }
     }
     return { dense, keyword, records, keywordOnlySimilarities };
   }

@@ -203,12 +203,19 @@ export class SqliteVectors {
     return nearestFirst(rows, vector, n);
   }
 
-  /** Exact cosine distance between a stored vector and `vector`; undefined when the memory has none. */
-  distance(rowid: bigint, vector: Float32Array): number | undefined {
-    const exact = this.sql(`SELECT exact FROM ${this.table}_exact WHERE rowid = ?`).pluck().get(rowid) as
-      | Buffer
-      | undefined;
-    return exact === undefined ? undefined : cosineDistance(exact, unitQuery(vector));
+  /**
+   * Exact cosine distances between stored vectors and `vector`, by rowid (memories without one
+   * left out): one statement for all of them, and the unit query computed once.
+   */
+  distances(rowids: readonly number[], vector: Float32Array): Map<number, number> {
+    const result = new Map<number, number>();
+    if (rowids.length === 0) return result;
+    const rows = this.sql(
+      `SELECT c.value AS rowid, e.exact FROM json_each(?) c CROSS JOIN ${this.table}_exact e ON e.rowid = c.value`,
+    ).all(JSON.stringify(rowids)) as Array<{ rowid: number; exact: Buffer }>;
+    const query = unitQuery(vector);
+    for (const { rowid, exact } of rows) result.set(rowid, cosineDistance(exact, query));
+    return result;
   }
 
   /** Memories holding a vector. */
