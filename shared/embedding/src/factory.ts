@@ -6,6 +6,8 @@ import {
   type BuiltinFeatures,
   LEXICAL_FEATURES,
   V4_FEATURES,
+  V5_FEATURES,
+  V6_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -17,11 +19,12 @@ import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batch
  * found under WordNet hypernyms), `builtin-v4` (v3 + answer kinds + Chinese word vectors),
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
-export const BUILTIN_MODELS = ['builtin-v5', 'builtin-v4', 'builtin-v3', 'builtin-v2'] as const;
+export const BUILTIN_MODELS = ['builtin-v6', 'builtin-v5', 'builtin-v4', 'builtin-v3', 'builtin-v2'] as const;
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
-  'builtin-v5': BUILTIN_FEATURES,
+  'builtin-v6': V6_FEATURES,
+  'builtin-v5': V5_FEATURES,
   'builtin-v4': V4_FEATURES,
   'builtin-v3': WORD_VECTOR_FEATURES,
   'builtin-v2': LEXICAL_FEATURES,

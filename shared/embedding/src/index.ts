@@ -14,6 +14,8 @@ export {
   extractFeatures,
   LEXICAL_FEATURES,
   V4_FEATURES,
+  V5_FEATURES,
+  V6_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -12,6 +12,8 @@ import {
   LEXICAL_FEATURES,
   loadWordTable,
   V4_FEATURES,
+  V5_FEATURES,
+  V6_FEATURES,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
@@ -125,6 +127,52 @@ describe('BuiltinEmbedder', () => {
     };
     expect(await digest(512)).toBe('915ced094e1d6eed2b0742802160f3aa6c120fccbc1cdadac482681b8cbee000');
     expect(await digest(64)).toBe('16440ce68c3726a74afbd37a0d962d410f2f12d8882b647995d846c881586e8d');
+  });
+
+  it('still computes builtin-v5 exactly as before, so stores built with it open unchanged', async () => {
+    // Digests of the vectors of release 21e6f92 (v5: WordNet answer kinds, question phrases), at two dimensions.
+    const texts = [
+      'When was she born?',
+      '她哪天出生的？',
+      'Where is his home? He quit smoking and studied law at college.',
+    ];
+    const digest = async (dimension: number) => {
+      const vectors = await new BuiltinEmbedder({ dimension, features: V5_FEATURES, wordTable }).embed(texts);
+      const hash = createHash('sha256');
+      for (const v of vectors) hash.update(Buffer.from(v.buffer));
+      return hash.digest('hex');
+    };
+    expect(await digest(512)).toBe('37a7104a2a361c0c66b6f5d2ac86da5a0ba9b5820e25a933b227d215a01cc6b0');
+    expect(await digest(64)).toBe('a4e654978aa3d142d1b535602a73f6e17c3c3bbec8cde827a4fa1c9e219a9ed1');
+  });
+
+  it('meets a question about a birthday, schooling, a home, a pastime or smoking with its fact (builtin-v5 did not)', async () => {
+    const v5 = new BuiltinEmbedder({ features: V5_FEATURES, wordTable });
+    const v6 = new BuiltinEmbedder({ features: V6_FEATURES, wordTable });
+    expect(v6.model).toBe('builtin-v6-512');
+    // Each question, its fact, and a fact about something else.
+    const cases: Array<[string, string, string]> = [
+      ['When was Maya born?', "Maya's birthday is on 2 July.", 'Maya grew up in Lisbon.'],
+      ['她哪天出生的？', '她的生日是五月一号。', '她老家在成都。'],
+      ['Where did he go to college?', 'He studied law at the University of Leeds.', 'He works as a lawyer.'],
+      ['Where is her home?', 'She rents a small cottage near the coast.', 'She works at a bakery.'],
+      ['What does she do to unwind?', 'She paints watercolours in the evening.', 'She is a nurse.'],
+      ['Does he use tobacco?', 'He gave up cigarettes last year.', 'He drinks coffee every morning.'],
+    ];
+    const margin = async (embedder: BuiltinEmbedder, [question, answer, other]: [string, string, string]) => {
+      const [q, a, o] = (await embedder.embed([question, answer, other])) as Float32Array[];
+      return cosine(q as Float32Array, a as Float32Array) - cosine(q as Float32Array, o as Float32Array);
+    };
+    let v5Right = 0;
+    for (const c of cases) {
+      expect(await margin(v6, c), c[0]).toBeGreaterThan(0);
+      if ((await margin(v5, c)) > 0) v5Right++;
+    }
+    expect(v5Right).toBeLessThan(cases.length);
+    // "Where was she born?" still asks for a hometown.
+    expect(
+      await margin(v6, ['Where was Maya born?', 'Maya grew up in Lisbon.', "Maya's birthday is on 2 July."]),
+    ).toBeGreaterThan(0);
   });
 
   it('meets a question asking for a kind with a phrase, or naming a kind WordNet files the fact under (builtin-v4 did not)', async () => {

@@ -14,14 +14,28 @@ const QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bwhere\s+(?:is|are|was|were|'s)\s+(\S+)\s+(?:originally\s+)?from\b/giu, ' where $1 hometown '],
 ];
 
-/** `text` with the question phrases above replaced by the cue of the kind they ask for. */
-export function rewriteQuestionPhrases(text: string): string {
+/**
+ * builtin-v6's too: a question that asks *when* someone was born asks for a birthday ("when was
+ * she born?", "what year was he born?", 她哪天出生的？), while "where was she born?" asks for a
+ * hometown; the birthday cue is added and "born" kept, since facts say "was born in 1979" too.
+ */
+const V6_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
+  ...QUESTION_PHRASES,
+  [/\b(?:when|(?:what|which)\s+(?:year|day|date|month))\b[^?？.]{0,60}?\bborn\b/giu, '$& birthday'],
+  [/(?:哪天|哪一天|哪年|哪一年|什么时候|几月几号|几月几日|几号)出生/gu, '$&生日'],
+];
+
+/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = builtin-v6's). */
+export type QuestionPhraseSet = 5 | 6;
+
+/** `text` with the question phrases of `set` replaced by the cue of the kind they ask for. */
+export function rewriteQuestionPhrases(text: string, set: QuestionPhraseSet = 5): string {
   let out = text;
-  for (const [phrase, cue] of QUESTION_PHRASES) out = out.replace(phrase, cue);
+  for (const [phrase, cue] of set === 6 ? V6_QUESTION_PHRASES : QUESTION_PHRASES) out = out.replace(phrase, cue);
   return out;
 }
 
-/** The keyword terms of a query, its question phrases read as the kinds they ask for. */
+/** The keyword terms of a query, its question phrases (the latest set) read as the kinds they ask for. */
 export function queryKeywordTokens(query: string): string[] {
-  return keywordTokens(rewriteQuestionPhrases(query));
+  return keywordTokens(rewriteQuestionPhrases(query, 6));
 }

@@ -14,6 +14,16 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(queryKeywordTokens('Where is Tom originally from?')).toEqual(keywordTokens('Tom hometown'));
   });
 
+  it('asks for a birthday with "when was … born?" (the v6 set), keeping "born"; "where was … born?" stays a place', () => {
+    expect(queryKeywordTokens('When was she born?')).toEqual(keywordTokens('when she born birthday'));
+    expect(queryKeywordTokens('What year was Tom born?')).toEqual(keywordTokens('what year was Tom born birthday'));
+    expect(rewriteQuestionPhrases('她哪天出生的？', 6)).toBe('她哪天出生生日的？');
+    expect(rewriteQuestionPhrases('Where was she born?', 6)).toBe('Where was she born?');
+    expect(rewriteQuestionPhrases('Tom was born in 1979.', 6)).toBe('Tom was born in 1979.');
+    // builtin-v5's set is what it was: its vectors must not change.
+    expect(rewriteQuestionPhrases('When was she born?')).toBe('When was she born?');
+  });
+
   it('leaves other questions and statements as they are', () => {
     for (const text of [
       'What does she do for fun?',

@@ -116,6 +116,47 @@ const V5_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
   },
 };
 
+/**
+ * builtin-v6's kinds: v5's, plus five more things everyday questions about a person ask for and
+ * facts rarely name with the question's word — a birthday ("when was she *born*?" → "her
+ * *birthday* is on 14 March"), schooling ("where did she go to *college*?" → "*studied* chemistry
+ * at the *University* of…"), a home ("where is his *home*?" → "rents a terraced *house*"), pastimes
+ * ("what does she do to *relax*?" → "*knits* jumpers") and smoking ("does he use *tobacco*?" →
+ * "quit *smoking*"). Members are found as for v5 (centroid, or WordNet hypernyms under the anchors).
+ * General knowledge, not tuned to any dataset.
+ */
+const V6_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
+  ...V5_ANSWER_TYPES,
+  birthday: {
+    cues: 'birthday birthdays born birth birthdate',
+    members: 'birthday birthdays birthdate birth',
+    anchors: '',
+  },
+  education: {
+    cues:
+      'education educated school schools schooling university universities college colleges study studied ' +
+      'studies studying degree degrees graduate graduated student',
+    members: 'university college school degree diploma bachelor masters phd graduate',
+    anchors: 'educational_institution#1 academic_degree#1',
+  },
+  residence: {
+    cues: 'home homes live lives reside resides residence address house flat apartment',
+    members: 'house flat apartment bungalow cottage terrace studio townhouse',
+    anchors: 'dwelling#1 housing#1',
+  },
+  pastime: {
+    cues: 'hobby hobbies pastime pastimes leisure spare enjoy enjoys relax relaxes unwind weekend weekends fun',
+    members:
+      'knitting painting gardening fishing baking photography chess sewing pottery crochet birdwatching crosswords',
+    anchors: 'hobby#1 handicraft#1',
+  },
+  smoking: {
+    cues: 'smoke smokes smoked smoking smoker smokers tobacco nicotine cigarette cigarettes cigar cigars vape vaping',
+    members: 'cigarettes cigarette tobacco nicotine cigars smoking',
+    anchors: 'tobacco#1 cigarette#1',
+  },
+};
+
 interface WordNetAnswerType extends AnswerType {
   /** WordNet 3.1 noun senses (`lemma#sense`) whose hyponyms are instances of the kind. */
   anchors: string;
@@ -157,12 +198,18 @@ export const ANSWER_KINDS_V5: AnswerKindSet = {
   membershipCosine: MEMBERSHIP_COSINE,
   wordNet: true,
 };
+export const ANSWER_KINDS_V6: AnswerKindSet = {
+  types: V6_ANSWER_TYPES,
+  membershipCosine: MEMBERSHIP_COSINE,
+  wordNet: true,
+};
 
 /** The kind set of a `answerKindSet` feature value (see features.ts). */
 export function answerKindSet(version: number): AnswerKindSet {
   if (version === 4) return ANSWER_KINDS_V4;
   if (version === 5) return ANSWER_KINDS_V5;
-  throw new RangeError(`no answer kind set ${version} (4 or 5)`);
+  if (version === 6) return ANSWER_KINDS_V6;
+  throw new RangeError(`no answer kind set ${version} (4, 5 or 6)`);
 }
 
 /** Names a set's definitions: a derived file made from other definitions is not used. */

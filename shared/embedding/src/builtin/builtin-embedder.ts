@@ -9,6 +9,8 @@ import {
   extractFeatures,
   LEXICAL_FEATURES,
   V4_FEATURES,
+  V5_FEATURES,
+  V6_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
@@ -37,6 +39,8 @@ export const DEFAULT_BUILTIN_DIMENSION = 512;
 export const BUILTIN_ALGORITHM_VERSION = 'v5';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
+const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
+const ANSWER_KINDS_V6_ALGORITHM_VERSION = 'v6';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -98,7 +102,10 @@ export class BuiltinEmbedder implements Embedder {
   }
 
   embedOne(original: string): Float32Array {
-    const text = this.answerTypes && this.features.answerKindSet >= 5 ? rewriteQuestionPhrases(original) : original;
+    const text =
+      this.answerTypes && this.features.answerKindSet >= 5
+        ? rewriteQuestionPhrases(original, this.features.answerKindSet >= 6 ? 6 : 5)
+        : original;
     const vector = new Float32Array(this.dimension);
     const tokens = analyzeText(text);
     const lexical = this.lexicalBlock(tokens);
@@ -215,6 +222,8 @@ function foldSign(component: number): number {
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V6_FEATURES)) return `builtin-${ANSWER_KINDS_V6_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V5_FEATURES)) return `builtin-${ANSWER_KINDS_V5_ALGORITHM_VERSION}-${dimension}`;
   if (same(V4_FEATURES)) return `builtin-${ANSWER_KINDS_V4_ALGORITHM_VERSION}-${dimension}`;
   if (same(WORD_VECTOR_FEATURES)) return `builtin-${WORD_VECTOR_ALGORITHM_VERSION}-${dimension}`;
   if (same(LEXICAL_FEATURES)) return `builtin-${LEXICAL_ALGORITHM_VERSION}-${dimension}`;

@@ -42,7 +42,8 @@ export interface BuiltinFeatures {
   answerTypes: number;
   /**
    * Which answer kinds (see answer-types.ts): 4 = builtin-v4's (members by word-vector centroid
-   * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms).
+   * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms),
+   * 6 = builtin-v6's (v5's and five more kinds).
    */
   answerKindSet: number;
   /**
@@ -108,10 +109,22 @@ export const V4_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
  * What `builtin-v5-*` computes: v4 with v5's answer kinds (more kinds and cue words, members also
  * found under WordNet hypernyms; chosen on the personal-facts tune split and REALTALK).
  */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+export const V5_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   ...V4_FEATURES,
   answerKindSet: 5,
 });
+
+/**
+ * What `builtin-v6-*` computes: v5 with v6's answer kinds (birthday, education, residence,
+ * pastime and smoking besides v5's).
+ */
+export const V6_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V5_FEATURES,
+  answerKindSet: 6,
+});
+
+/** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V5_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
