@@ -266,7 +266,7 @@ async function main(): Promise<number> {
         : undefined;
     if (recall) {
       log(
-        `  its k-NN (binary codes, exact rescoring): recall@10 ${recall.recallAt10.toFixed(3)} of the exact ranking; p50 ${recall.quantised.p50.toFixed(2)} ms, p95 ${recall.quantised.p95.toFixed(2)} ms against an exact scan's p50 ${recall.exact.p50.toFixed(2)} ms, p95 ${recall.exact.p95.toFixed(2)} ms`,
+        `  its k-NN (${recall.method}): recall@10 ${recall.recallAt10.toFixed(3)} of the exact ranking; p50 ${recall.quantised.p50.toFixed(2)} ms, p95 ${recall.quantised.p95.toFixed(2)} ms against an exact float32 scan in C (sqlite-vec) p50 ${recall.exact.p50.toFixed(2)} ms, p95 ${recall.exact.p95.toFixed(2)} ms`,
       );
     }
     const owners = store.name === 'sqlite' ? await measureOwnerBytes(suite, workload) : [];

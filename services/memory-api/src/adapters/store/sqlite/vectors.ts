@@ -48,6 +48,14 @@ const MIN_CODE_CANDIDATES = 600;
 export const EXACT_RESCORE_MARGIN = 16;
 const CODE_CANDIDATE_FACTOR = 2;
 
+/** What `nearest` and `rescore` do for an owner of `vectors` memories asked for `n` (the bench prints it). */
+export function nearestMethod(vectors: number, n: number): string {
+  const rescored = `the first ${n} rescored with the exact (int16) vectors`;
+  if (vectors <= INT8_SCAN_LIMIT) return `int8 cosine over all ${vectors} vectors, ${rescored}`;
+  const candidates = Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR);
+  return `${CODE_BITS}-bit codes by Hamming distance (SQL scan of all ${vectors}) pick ${candidates} candidates, int8 cosine ranks them, ${rescored}`;
+}
+
 /** The key of a memory's int8 row: owner × 2^36 + rowid (SQL literal; keys are never read into JS). */
 const OWNER_STRIDE = '68719476736';
 const MAX_ROWID = 2 ** 36;
@@ -194,13 +202,21 @@ export class SqliteVectors {
     return [...nearestFirst(rows, vector, rows.length), ...candidates.slice(count)];
   }
 
-  /** The exact nearest vectors by a scan of every one of the owner's vectors (the floor the bench compares with). */
-  nearestExact(scope: string, vector: Float32Array, n: number): Neighbour[] {
+  /** Every exact vector of one owner, by rowid, as float32 (what the bench's exact scan ranks). */
+  exactVectors(scope: string): Array<{ rowid: number; vector: Float32Array }> {
     const rows = this.sql(
       `SELECT c.rowid, e.exact FROM ${this.table}_codes c CROSS JOIN ${this.table}_exact e ON e.rowid = c.rowid
        WHERE c.scope = ?`,
     ).all(scope) as Array<{ rowid: number; exact: Buffer }>;
-    return nearestFirst(rows, vector, n);
+    return rows.map(({ rowid, exact }) => {
+      const stored = Uint8Array.from(exact);
+      return { rowid, vector: Float32Array.from(new Int16Array(stored.buffer)) };
+    });
+  }
+
+  /** How many vectors an owner holds (0 for none). */
+  ownerSize(scope: string): number {
+    return this.owner(scope)?.vectors ?? 0;
   }
 
   /**
