@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JsonClient, measureLatency } from './http-client.ts';
 import { startSuite } from './suite.ts';
@@ -8,7 +9,7 @@ import { Workload } from './workload.ts';
  * as `npm start` wires them; `--in-process-embedder` for memory-api embedding itself): seed the
  * store once with batched ingest, then single `/store` writes from 1 and from `--writers`
  * concurrent writers, then batched ingest (`POST /v1/memories` with 100 items) of `--batched`
- * memories. `--profile DIR` writes memory-api's CPU profile there (node --cpu-prof) on shutdown.
+ * memories. `--profile DIR` writes memory-api's CPU profile there on shutdown (cpu-profile.cjs).
  *
  *   npx tsx scripts/bench/writes.ts [--seed 10000] [--single 4000] [--writers 16] [--batched 100000]
  */
@@ -40,7 +41,14 @@ async function main(): Promise<void> {
     placement: values['in-process-embedder'] ? 'in-process' : 'service',
     embeddingEnv: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: '512' },
     storeEnv: { VECTOR_STORE: 'sqlite' },
-    ...(values.profile ? { memoryApiEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } } : {}),
+    ...(values.profile
+      ? {
+          memoryApiEnv: {
+            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(import.meta.dirname, 'cpu-profile.cjs')}`,
+            CPU_PROFILE_DIR: resolve(values.profile),
+          },
+        }
+      : {}),
   });
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const workload = new Workload(users);
