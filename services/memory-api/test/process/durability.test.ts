@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deleteRedisKeys } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnService } from '../support/process.ts';
+import { freePort, spawnService } from '../support/process.ts';
 
 let dataDir: string;
 const env = () => ({ DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomUUID()}` });
@@ -93,6 +94,88 @@ describe('memory-api as a real process', () => {
       expect(acknowledged.length).toBeGreaterThanOrEqual(200);
     } finally {
       expect(await second.stop('SIGTERM')).toBe(143);
+    }
+  });
+
+  it('keeps every acknowledged semantic, episodic and batched write of 16 writers, with the embedder service, when killed among them', async () => {
+    // The default topology (memory-api + the embedder service, as npm start runs them). Semantic
+    // writes decide merge/supersede under the owner lock; batches commit all or nothing.
+    const embedderPort = await freePort();
+    const cachePrefix = `test-${randomUUID()}:emb:`;
+    const embedder = await spawnService('embedder', {
+      PORT: String(embedderPort),
+      EMBED_CACHE_REDIS_PREFIX: cachePrefix,
+    });
+    const apiEnv = { ...env(), EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` };
+    try {
+      const first = await spawnService('memory-api', apiEnv);
+      const acknowledged: Array<{ id: string; content: string }> = [];
+      let killed = false;
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`${first.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 201 && response.status !== 200) {
+          throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+        }
+        return response.json();
+      };
+      const writer = async (w: number) => {
+        const user_id = `mixed-${w % 4}`;
+        for (let i = 0; !killed; i++) {
+          try {
+            if (w % 4 === 0) {
+              const contents = Array.from({ length: 5 }, (_, k) => `Writer ${w} logged crate ${i}-${k} at the dock`);
+              const { items } = (await post('/v1/memories', {
+                items: contents.map((content) => ({ content, user_id })),
+              })) as { items: Array<{ id: string }> };
+              for (const [k, item] of items.entries())
+                acknowledged.push({ id: item.id, content: contents[k] as string });
+            } else {
+              const content =
+                w % 4 === 1
+                  ? `Writer ${w} keeps spare part number ${i} in the drawer by the window`
+                  : `Writer ${w} noted parcel ${i} for the storage room`;
+              const body = { content, user_id, ...(w % 4 === 1 ? { memory_type: 'fact' } : {}) };
+              const { id } = (await post('/store', body)) as { id: string };
+              acknowledged.push({ id, content });
+            }
+          } catch (error) {
+            // Requests cut by the kill are not acknowledged; anything else fails the test.
+            if (!killed) throw error;
+          }
+        }
+      };
+      const writers = Array.from({ length: 16 }, (_, w) => writer(w));
+      while (acknowledged.length < 300) await new Promise((resolve) => setTimeout(resolve, 10));
+      killed = true;
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await Promise.all(writers);
+
+      const second = await spawnService('memory-api', apiEnv);
+      try {
+        const lost: Array<{ id: string; content: string }> = [];
+        for (const write of acknowledged) {
+          const response = await fetch(`${second.url}/v1/memories/${write.id}`);
+          const record =
+            response.status === 200
+              ? ((await response.json()) as { content: string; history: Array<{ content: string }> })
+              : undefined;
+          // A merged write lives on in the memory it refined: as its content or in its history.
+          const kept =
+            record && (record.content === write.content || record.history.some((h) => h.content === write.content));
+          if (!kept) lost.push(write);
+        }
+        expect(lost).toEqual([]);
+      } finally {
+        expect(await second.stop('SIGTERM')).toBe(143);
+      }
+    } finally {
+      await embedder.stop('SIGTERM');
+      await deleteRedisKeys(cachePrefix, process.env.REDIS_URL);
     }
   });
 

@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
@@ -266,17 +267,24 @@ function nearestFirst(
  */
 export function storedForms(vector: Float32Array): { quantised: Buffer; exact: Buffer } {
   let largest = 0;
-  for (const x of vector) largest = Math.max(largest, Math.abs(x));
-  const quantised = Buffer.alloc(vector.length);
-  const exact = Buffer.alloc(vector.length * 2);
-  if (largest === 0 || !Number.isFinite(largest)) return { quantised, exact };
-  for (let i = 0; i < vector.length; i++) {
-    const x = (vector[i] as number) / largest;
-    quantised.writeInt8(Math.round(x * 127), i);
-    exact.writeInt16LE(Math.round(x * 32767), i * 2);
+  for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i] as number));
+  const quantised = new Int8Array(vector.length);
+  const exact = new Int16Array(vector.length);
+  if (largest !== 0 && Number.isFinite(largest)) {
+    // Typed arrays instead of Buffer.writeInt8/writeInt16LE per coordinate (~4x the time of a write's
+    // vector forms); Int16Array is in the host's byte order, so a big-endian host swaps after.
+    for (let i = 0; i < vector.length; i++) {
+      const x = (vector[i] as number) / largest;
+      quantised[i] = Math.round(x * 127);
+      exact[i] = Math.round(x * 32767);
+    }
   }
-  return { quantised, exact };
+  const exactBytes = Buffer.from(exact.buffer, exact.byteOffset, exact.byteLength);
+  if (!LITTLE_ENDIAN) exactBytes.swap16();
+  return { quantised: Buffer.from(quantised.buffer, quantised.byteOffset, quantised.byteLength), exact: exactBytes };
 }
+
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** `vector` scaled to length 1 (zeros stay zeros), in doubles for the dot products of rescoring. */
 function unitQuery(vector: Float32Array): Float64Array {
