@@ -1,6 +1,6 @@
 /**
  * tsx scripts/bench/retrieve-focus.ts --seed-dir DIR [--memories 100000] [--requests 1000]
- *   [--concurrent 1600] [--mixed 8000] [--env NAME=VALUE ...] [--profile DIR] [--json path]
+ *   [--concurrent 1600] [--mixed 8000] [--env NAME=VALUE ...] [--json path]
  *
  * `/retrieve` alone, through HTTP in the default topology (memory-api + the embedder service, as
  * `npm start` wires them), in a minute or two: the bench's 100,000 memories over 100 users are
@@ -8,8 +8,7 @@
  * measures one client, 16 clients and issue 18's mixed load (32 clients; `--mixed 0` skips it), each
  * phase with queries of its own, memory-api's RSS after the /retrieve phases and after the mixed
  * load, and the per-stage breakdown from memory-api's /metrics. `--env` sets a memory-api variable
- * for the run (SQLITE_READ_WORKERS=1 …); `--profile DIR` writes memory-api's CPU profile there
- * (node --cpu-prof), covering the one-client phase onwards.
+ * for the run (SQLITE_READ_WORKERS=1 …).
  */
 import { cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,7 +36,6 @@ const { values } = parseArgs({
     concurrent: { type: 'string' },
     mixed: { type: 'string' },
     env: { type: 'string', multiple: true },
-    profile: { type: 'string' },
     json: { type: 'string' },
   },
 });
@@ -72,15 +70,11 @@ if (seeded) {
 
 const runDir = await mkdtemp(join(tmpdir(), 'hindsight-retrieve-focus-'));
 await cp(seedDir, runDir, { recursive: true });
-const profileEnv: Record<string, string> = values.profile
-  ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(values.profile)}` }
-  : {};
-if (values.profile) await mkdir(resolve(values.profile), { recursive: true });
 const suite = await startSuite({
   placement: 'service',
   embeddingEnv: EMBEDDING_ENV,
   storeEnv: {},
-  memoryApiEnv: { ...runEnv, ...profileEnv },
+  memoryApiEnv: runEnv,
   dataDir: runDir,
 });
 const client = new JsonClient(suite.memoryApi.url, {}, MIXED_CONCURRENCY);

@@ -30,6 +30,10 @@ export const MemoryApiEnv = z
      * throughput, 2 workers 2.1×.
      */
     SQLITE_READ_WORKERS: env.int(Math.max(1, availableParallelism()), 0, 64),
+    /** Page cache of each embedded-store connection (the serving one, each read worker's, the access worker's), MiB. */
+    SQLITE_CACHE_MIB: env.int(16, 1, 65_536),
+    /** How much of the store's file each searching connection maps, MiB (0 = read through the page cache only). */
+    SQLITE_MMAP_MIB: env.int(0, 0, 65_536),
     /** `tenant:key,tenant:key`. */
     API_KEYS: env.optionalString(),
     /** A file with one `tenant:key` per line (secrets mounted by compose). */

@@ -66,8 +66,12 @@ export function createMemoryStore(
   // A re-index has the file alone, so only a serving store reads through a pool.
   const readWorkers = purpose === 'serve' ? config.SQLITE_READ_WORKERS : 0;
   log.info({ backend: 'sqlite', path: config.DATABASE_PATH, readWorkers }, 'opening the long-term store');
-  if (readWorkers > 0) return new PooledSqliteStore(config.DATABASE_PATH, keywords, readWorkers);
-  return new SqliteMemoryStore(config.DATABASE_PATH, keywords);
+  const options = {
+    ...keywords,
+    memory: { cacheBytes: config.SQLITE_CACHE_MIB * 1024 ** 2, mmapBytes: config.SQLITE_MMAP_MIB * 1024 ** 2 },
+  };
+  if (readWorkers > 0) return new PooledSqliteStore(config.DATABASE_PATH, options, readWorkers);
+  return new SqliteMemoryStore(config.DATABASE_PATH, options);
 }
 
 /** DATABASE_SSL as node-postgres TLS options; undefined leaves it to DATABASE_URL's sslmode. */

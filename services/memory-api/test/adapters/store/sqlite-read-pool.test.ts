@@ -160,6 +160,21 @@ describe('sqlite read pool', () => {
     expect(pooledAnswers.filter((a) => a.keywordOnlySimilarities.size > 0).length).toBeGreaterThan(0);
   });
 
+  it('gives searches sent one at a time to every worker in turn, each answering as the single connection', async () => {
+    const scope = scopes()[0] as SearchScope;
+    const terms = keywordTokens('sailing berlin coffee');
+    const vector = randomVector(seededRandom(9));
+    const expected = await single.searchCandidates({ scope, terms, k: 20, vector: Promise.resolve(vector) });
+    const threads = readerThreads(pooled);
+    const before = threads.map((t) => t.performance.eventLoopUtilization());
+    // One client: each search is answered before the next is sent, so every worker is equally idle.
+    for (let i = 0; i < 8; i++) {
+      expect(await pooled.searchCandidates({ scope, terms, k: 20, vector: Promise.resolve(vector) })).toEqual(expected);
+    }
+    const worked = threads.map((t, i) => t.performance.eventLoopUtilization(before[i]).active);
+    expect(worked.every((ms) => ms > 0)).toBe(true);
+  });
+
   it('fails the searches of a worker that dies, and answers the next ones from its replacement', async () => {
     const scope = scopes()[0] as SearchScope;
     const terms = keywordTokens('garden cello peanut');

@@ -192,6 +192,7 @@ class ReadWorker {
 export class SqliteReadPool {
   private readonly workers: ReadWorker[] = [];
   private nextId = 0;
+  private lastChosen = -1;
   private closing = false;
 
   private constructor(
@@ -237,10 +238,22 @@ export class SqliteReadPool {
     return this.leastBusy().send(call, vector) as Promise<CandidateSet>;
   }
 
+  /**
+   * The worker with the fewest calls waiting; among equals, the next one after the last chosen, so
+   * calls that come one at a time (a single client) take turns instead of all going to the first
+   * worker while the others' connections stay cold.
+   */
   private leastBusy(): ReadWorker {
-    let chosen = this.workers[0] as ReadWorker;
-    for (const worker of this.workers) if (worker.pending.size < chosen.pending.size) chosen = worker;
-    return chosen;
+    const count = this.workers.length;
+    let chosenAt = (this.lastChosen + 1) % count;
+    for (let step = 1; step < count; step++) {
+      const at = (this.lastChosen + 1 + step) % count;
+      if ((this.workers[at] as ReadWorker).pending.size < (this.workers[chosenAt] as ReadWorker).pending.size) {
+        chosenAt = at;
+      }
+    }
+    this.lastChosen = chosenAt;
+    return this.workers[chosenAt] as ReadWorker;
   }
 
   async close(): Promise<void> {

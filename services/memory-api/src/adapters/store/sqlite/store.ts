@@ -70,7 +70,21 @@ export interface SqliteStoreOptions {
    * none of the file (each connection maps it apart, and every mapping counts in the process's RSS).
    */
   searchesInPool?: boolean;
+  /** Memory of each connection (SQLITE_CACHE_MIB, SQLITE_MMAP_MIB); DEFAULT_CONNECTION_MEMORY when omitted. */
+  memory?: ConnectionMemory;
 }
+
+/**
+ * What one connection may hold in memory: its page cache, and how much of the file a searching
+ * connection maps (a connection that only writes and looks rows up maps nothing). Every connection
+ * has its own of both, and every mapping counts in the process's RSS apart.
+ */
+export interface ConnectionMemory {
+  cacheBytes: number;
+  mmapBytes: number;
+}
+
+export const DEFAULT_CONNECTION_MEMORY: ConnectionMemory = { cacheBytes: 16 * 1024 ** 2, mmapBytes: 0 };
 
 export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   readonly backend = 'sqlite';
@@ -84,6 +98,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private reindexing: UnfinishedReindex | undefined;
   private readonly keywords: SqliteKeywordIndex;
   private readonly searchesInPool: boolean;
+  private readonly memory: ConnectionMemory;
   private readonly turns: SqliteTurnIndex;
   private readonly keywordIndexVersion: string;
   /** Group commit: a write is acknowledged once a WAL flush begun after its commit is done. */
@@ -100,6 +115,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       options.keywordRanking ?? DEFAULT_KEYWORD_RANKING,
     );
     this.searchesInPool = options.searchesInPool ?? false;
+    this.memory = options.memory ?? DEFAULT_CONNECTION_MEMORY;
     this.turns = new SqliteTurnIndex(
       (source) => this.sql(source),
       this.keywords,
@@ -121,7 +137,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
     const db = new BetterSqlite3(this.path);
     try {
-      configure(db, { exclusive: false, path: this.path, searches: !this.searchesInPool });
+      configure(db, { exclusive: false, path: this.path, searches: !this.searchesInPool, memory: this.memory });
       db.exec('CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       const meta = readMeta(db);
       const builtWith = recordedSpace(meta, 'embedding');
@@ -150,7 +166,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const db = new BetterSqlite3(this.path, { readonly: true, fileMustExist: true });
     try {
       sqliteVec.load(db);
-      tuneReads(db, { searches: true });
+      tuneReads(db, { searches: true, memory: this.memory });
       const meta = readMeta(db);
       const builtWith = recordedSpace(meta, 'embedding');
       if (builtWith === undefined || Number(meta.get('schema_version')) !== LATEST_VERSION) {
@@ -229,7 +245,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const db = new BetterSqlite3(this.path, { fileMustExist: true, timeout: REINDEX_LOCK_WAIT_MS });
     let current: EmbeddingSpace | undefined;
     try {
-      configure(db, { exclusive: true, path: this.path, searches: true });
+      configure(db, { exclusive: true, path: this.path, searches: true, memory: this.memory });
       const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'").get();
       current = hasMeta ? recordedSpace(readMeta(db), 'embedding') : undefined;
       if (current === undefined) throw new NoStoreError(this.path);
@@ -775,7 +791,10 @@ function nextVectorTable(current: string): string {
  * Connection settings, applied before the first read. Exclusive: the connection takes the file's
  * lock at once and keeps it (another connection holding the file open makes that fail).
  */
-function configure(db: Database, options: { exclusive: boolean; path: string; searches: boolean }): void {
+function configure(
+  db: Database,
+  options: { exclusive: boolean; path: string; searches: boolean; memory: ConnectionMemory },
+): void {
   sqliteVec.load(db);
   try {
     if (options.exclusive) {
@@ -806,12 +825,12 @@ function configure(db: Database, options: { exclusive: boolean; path: string; se
 }
 
 /** Settings of every connection that searches: the serving one and each of a read pool's. */
-function tuneReads(db: Database, options: { searches: boolean }): void {
+function tuneReads(db: Database, options: { searches: boolean; memory: ConnectionMemory }): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // Index pages are read on every search: keep a warm 64 MiB page cache and map the file. A
-  // connection that only writes and looks rows up keeps the cache and maps nothing.
-  db.pragma('cache_size = -65536');
-  db.pragma(`mmap_size = ${options.searches ? 268435456 : 0}`);
+  // Index pages are read on every search: keep a warm page cache and map the file. A connection
+  // that only writes and looks rows up keeps the cache and maps nothing.
+  db.pragma(`cache_size = -${Math.max(1, Math.floor(options.memory.cacheBytes / 1024))}`);
+  db.pragma(`mmap_size = ${options.searches ? options.memory.mmapBytes : 0}`);
 }
 
 function readMeta(db: Database): Map<string, string> {
