@@ -15,7 +15,8 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v5` (default: v4 with more answer kinds, their members also
+ * The built-in models by name: `builtin-v6` (default: v5 with birthday, education, residence,
+ * pastime and smoking answer kinds), `builtin-v5` (v4 with more answer kinds, their members also
  * found under WordNet hypernyms), `builtin-v4` (v3 + answer kinds + Chinese word vectors),
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
@@ -66,7 +67,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v5'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v6'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

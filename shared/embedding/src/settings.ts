@@ -16,8 +16,9 @@ export const EmbeddingEnv = z.object({
   EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
   /**
    * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
-   * builtin: `builtin-v5` (default: word vectors, answer kinds with WordNet, Chinese words + lexical
-   * features), or the models of earlier releases `builtin-v4` (answer kinds without WordNet),
+   * builtin: `builtin-v6` (default: word vectors, answer kinds with WordNet, Chinese words + lexical
+   * features), or the models of earlier releases `builtin-v5` (five answer kinds fewer),
+   * `builtin-v4` (answer kinds without WordNet),
    * `builtin-v3` (word vectors + lexical) and `builtin-v2` (lexical only).
    */
   EMBEDDINGS_MODEL: env.optionalString(),

@@ -63,8 +63,9 @@ describe('BuiltinEmbedder', () => {
   };
 
   it('encodes algorithm version and dimension in the model name', () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v5-256');
-    expect(embedder.model).toBe('builtin-v5-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v6-256');
+    expect(embedder.model).toBe('builtin-v6-512');
+    expect(new BuiltinEmbedder({ features: V5_FEATURES }).model).toBe('builtin-v5-512');
     expect(new BuiltinEmbedder({ features: V4_FEATURES }).model).toBe('builtin-v4-512');
     expect(new BuiltinEmbedder({ features: WORD_VECTOR_FEATURES }).model).toBe('builtin-v3-512');
     expect(new BuiltinEmbedder({ features: LEXICAL_FEATURES }).model).toBe('builtin-v2-512');
@@ -73,7 +74,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v5x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v6x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });

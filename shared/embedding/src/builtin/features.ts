@@ -124,7 +124,7 @@ export const V6_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
 });
 
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V5_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V6_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
