@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/adapters/store/sqlite/migrations.ts';
+import { PooledSqliteStore } from '../../../src/adapters/store/sqlite/pooled-store.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
 import { makeRecord } from '../../support/records.ts';
 
@@ -38,7 +39,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return dot;
 }
 
-async function fill(store: SqliteMemoryStore, owners: (i: number) => string, vectors: readonly Float32Array[]) {
+async function fill(store: Pick<SqliteMemoryStore, 'commit'>, owners: (i: number) => string, vectors: readonly Float32Array[]) {
   const records = vectors.map((_, i) => makeRecord({ content: `memory number ${i}`, user_id: owners(i) }));
   for (let at = 0; at < records.length; at += 500) {
     await store.commit({
@@ -53,7 +54,8 @@ describe('sqlite k-NN over binary codes rescored with the exact vectors', () => 
   it('returns the exact nearest memory first for one owner holding thousands', async () => {
     const store = new SqliteMemoryStore(path);
     await store.open(SPACE);
-    const vectors = randomVectors(3000, 11);
+    // Past the int8 scan's limit (4,096): candidates come from the codes.
+    const vectors = randomVectors(5000, 11);
     const records = await fill(store, () => 'u1', vectors);
     try {
       for (const query of randomVectors(25, 97)) {
@@ -145,6 +147,50 @@ describe('sqlite k-NN over binary codes rescored with the exact vectors', () => 
     const oneOwner = await bytes(join(dir, 'one.db'), () => 'u1');
     const manyOwners = await bytes(join(dir, 'many.db'), (i) => `user-${i}`);
     expect(manyOwners).toBeLessThan(oneOwner * 1.5);
+  });
+});
+
+describe("sqlite k-NN of a large owner: each read connection's codes in memory", () => {
+  it('sees a new memory, a deleted one and an erased owner at once, and answers as the single connection does', async () => {
+    const pooled = new PooledSqliteStore(path, {}, 1);
+    await pooled.open(SPACE);
+    const single = new SqliteMemoryStore(path);
+    try {
+      const vectors = randomVectors(5000, 23);
+      const records = await fill(pooled, (i) => (i % 50 === 0 ? 'u2' : 'u1'), vectors);
+      await single.open(SPACE);
+      const scope = { tenant: 't1', userId: 'u1' };
+      const [query] = randomVectors(1, 5) as [Float32Array];
+      const before = await pooled.vectorSearch(scope, query, 10);
+      expect(before).toHaveLength(10);
+      expect(before).toEqual(await single.vectorSearch(scope, query, 10));
+
+      // Written on the serving connection after the worker read the owner's codes.
+      const written = makeRecord({ content: 'the newest memory', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: written, vector: query }], updates: [] });
+      const withNew = await pooled.vectorSearch(scope, query, 10);
+      expect(withNew[0]?.id).toBe(written.id);
+      expect(withNew[0]?.score).toBeCloseTo(1, 4);
+      expect(withNew).toEqual(await single.vectorSearch(scope, query, 10));
+
+      await pooled.deleteMany('t1', [written.id]);
+      const afterDelete = await pooled.vectorSearch(scope, query, 10);
+      expect(afterDelete.map((h) => h.id)).not.toContain(written.id);
+      expect(afterDelete).toEqual(before);
+
+      // Erasure: every memory of u1 goes; the other owner's stay searchable.
+      const ofU1 = records.filter((r) => r.user_id === 'u1').map((r) => r.id);
+      await pooled.deleteMany('t1', ofU1);
+      expect(await pooled.vectorSearch(scope, query, 10)).toEqual([]);
+      expect(await pooled.vectorSearch({ tenant: 't1', userId: 'u2' }, query, 10)).toHaveLength(10);
+      // A new memory of the erased owner is found alone.
+      const again = makeRecord({ content: 'written after the erasure', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: again, vector: query }], updates: [] });
+      expect((await pooled.vectorSearch(scope, query, 10)).map((h) => h.id)).toEqual([again.id]);
+    } finally {
+      await single.close();
+      await pooled.close();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import type { Database, Statement } from 'better-sqlite3';
+import { CODE_BYTES, CodeCache } from './code-cache.ts';
 
 /**
  * Vector storage of the embedded store, in plain tables whose bytes grow with the memories alone,
@@ -27,8 +28,7 @@ import type { Database, Statement } from 'better-sqlite3';
  * (SimHash). It depends on nothing but the vector and its dimension, so every connection and
  * release computes the same code. Changing it needs a migration that recomputes the codes.
  */
-const CODE_BITS = 1024;
-const CODE_BYTES = CODE_BITS / 8;
+const CODE_BITS = CODE_BYTES * 8;
 
 /** Owners with at most this many vectors are ranked by an int8 scan of all of them. */
 const INT8_SCAN_LIMIT = 4096;
@@ -54,7 +54,7 @@ export function nearestMethod(vectors: number, n: number): string {
   const rescored = `the first ${n} rescored with the exact (int16) vectors`;
   if (vectors <= INT8_SCAN_LIMIT) return `int8 cosine over all ${vectors} vectors, ${rescored}`;
   const candidates = Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR);
-  return `${CODE_BITS}-bit codes by Hamming distance (SQL scan of all ${vectors}) pick ${candidates} candidates, int8 cosine ranks them, ${rescored}`;
+  return `${CODE_BITS}-bit codes by Hamming distance (popcount in WebAssembly over all ${vectors}, kept in memory per connection) pick ${candidates} candidates, int8 cosine ranks them, ${rescored}`;
 }
 
 /** The key of a memory's int8 row: owner × 2^36 + rowid (SQL literal; keys are never read into JS). */
@@ -114,6 +114,8 @@ export function preparedOnce(db: Database): (source: string) => Statement {
 /** The vectors of one space: every call runs on the caller's connection (and inside its transaction). */
 export class SqliteVectors {
   private readonly coder: BinaryCoder;
+  /** Large owners' codes, kept by this connection (code-cache.ts). */
+  private readonly codes: CodeCache;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -121,6 +123,20 @@ export class SqliteVectors {
     dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
+    this.codes = new CodeCache({
+      codesAfter: (scope, after) => {
+        const rows = this.sql(
+          `SELECT rowid, code FROM ${this.table}_codes WHERE scope = ? AND rowid > ? ORDER BY rowid`,
+        )
+          .raw(true)
+          .all(scope, after) as Array<[number, Buffer]>;
+        const codes = new Uint8Array(rows.length * CODE_BYTES);
+        rows.forEach(([, code], i) => {
+          codes.set(code, i * CODE_BYTES);
+        });
+        return { rowids: rows.map(([rowid]) => rowid), codes };
+      },
+    });
   }
 
   add(rowid: bigint, scope: string, vector: Float32Array): void {
@@ -174,20 +190,19 @@ export class SqliteVectors {
          ORDER BY distance, key LIMIT @n`,
       ).all({ owner: owner.owner, query, n }) as Neighbour[];
     }
-    return this.sql(
-      `SELECT c.rowid, vec_distance_cosine(vec_int8(v.quantised), vec_int8(@query)) AS distance
-       FROM (SELECT rowid FROM ${this.table}_codes WHERE scope = @scope
-             ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(@code)) LIMIT @candidates) c
-       CROSS JOIN ${this.table} v ON v.key = @owner * ${OWNER_STRIDE} + c.rowid
-       ORDER BY distance, c.rowid LIMIT @n`,
-    ).all({
-      owner: owner.owner,
+    const highest = this.sql(`SELECT max(rowid) FROM ${this.table}_codes WHERE scope = ?`).pluck().get(scope) as number;
+    const candidates = this.codes.nearest(
       scope,
-      query,
-      code: this.coder.code(vector),
-      candidates: Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR),
-      n,
-    }) as Neighbour[];
+      { owner: owner.owner, vectors: owner.vectors, highest },
+      this.coder.code(vector),
+      Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR),
+    );
+    // Ranked by the int8 vectors the file holds now: a candidate deleted since its code was read has none.
+    return this.sql(
+      `SELECT c.value AS rowid, vec_distance_cosine(vec_int8(v.quantised), vec_int8(@query)) AS distance
+       FROM json_each(@candidates) c CROSS JOIN ${this.table} v ON v.key = @owner * ${OWNER_STRIDE} + c.value
+       ORDER BY distance, c.value LIMIT @n`,
+    ).all({ owner: owner.owner, query, candidates: JSON.stringify(candidates), n }) as Neighbour[];
   }
 
   /**

@@ -1,0 +1,216 @@
+/**
+ * Large owners' binary codes (vectors.ts) kept in memory by one connection, so a k-NN finds its
+ * candidates by a popcount in WebAssembly over them (~1 ms for 100,000 codes) instead of
+ * sqlite-vec's Hamming distance called from SQL on every row (~15 ms).
+ *
+ * The codes only choose candidates: their int8 and exact vectors are read from the file by the
+ * same search, so a memory deleted or erased since the codes were read is never returned (its
+ * vector rows are gone). What the cache must see at once is which memories the owner has: before
+ * every search it compares the owner's vector count and highest rowid with what it holds, appends
+ * the codes of memories written since (rowids only grow within an owner's writes), and reads the
+ * owner's codes again when a memory went (the count no longer adds up). A memory whose vector was
+ * rewritten in place keeps its old code until the owner's codes are read again.
+ */
+
+/** The WebAssembly globals used here (the project's lib declares none: no DOM types). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface Wasm {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
+/** Bytes of one code (1,024 bits). */
+export const CODE_BYTES = 128;
+/** Bytes of codes (and their distances) one connection keeps, over every owner it holds. */
+const CACHE_BUDGET_BYTES = 48 * 2 ** 20;
+const PAGE = 65536;
+
+/** The codes of one owner, as read from the file, and what they were read under. */
+export interface OwnerCodes {
+  /** The owner's number in the vector tables (never the same for two owners at once). */
+  owner: number;
+  /** Rowids in ascending order, one per code. */
+  rowids: number[];
+  /** The codes, CODE_BYTES each, in the order of `rowids`. */
+  codes: Uint8Array;
+}
+
+/**
+ * hamming(codes, query, count, out): for each of `count` codes of 128 bytes from `codes`, its
+ * Hamming distance to the 128 bytes at `query`, stored as an i32 at `out`. Written as bytes
+ * (no toolchain): the query's 16 words are loaded into locals once, then per code 16 × (load, xor,
+ * popcnt, add).
+ */
+function hammingModule(): object {
+  const bytes: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const section = (id: number, content: number[]) => bytes.push(id, ...uleb(content.length), ...content);
+  const name = (text: string) => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
+  section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]);
+  section(2, [0x01, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]);
+  section(3, [0x01, 0x00]);
+  section(7, [0x01, ...name('hamming'), 0x00, 0x00]);
+  // Locals: 0 codes, 1 query, 2 count, 3 out (params); 4 i, 5 code pointer; 6..21 query words.
+  const code: number[] = [0x02, 0x02, 0x7f, 0x10, 0x7e];
+  const load64 = (offset: number) => [0x29, 0x03, ...uleb(offset)];
+  for (let j = 0; j < 16; j++) code.push(0x20, 0x01, ...load64(j * 8), 0x21, 6 + j);
+  code.push(0x20, 0x00, 0x21, 0x05);
+  code.push(0x02, 0x40, 0x03, 0x40);
+  code.push(0x20, 0x04, 0x20, 0x02, 0x4f, 0x0d, 0x01);
+  // out + i * 4
+  code.push(0x20, 0x03, 0x20, 0x04, 0x41, 0x02, 0x74, 0x6a);
+  for (let j = 0; j < 16; j++) {
+    code.push(0x20, 0x05, ...load64(j * 8), 0x20, 6 + j, 0x85, 0x7b);
+    if (j > 0) code.push(0x7c);
+  }
+  code.push(0xa7, 0x36, 0x02, 0x00);
+  code.push(0x20, 0x05, 0x41, 0x80, 0x01, 0x6a, 0x21, 0x05);
+  code.push(0x20, 0x04, 0x41, 0x01, 0x6a, 0x21, 0x04);
+  code.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b);
+  section(10, [0x01, ...uleb(code.length), ...code]);
+  return new wasm.Module(Uint8Array.from(bytes));
+}
+
+function uleb(value: number): number[] {
+  const out: number[] = [];
+  let v = value;
+  do {
+    let byte = v & 0x7f;
+    v >>>= 7;
+    if (v !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (v !== 0);
+  return out;
+}
+
+let compiled: object | undefined;
+
+/** One owner's codes in a WebAssembly memory of their own: [query][codes][distances]. */
+class CachedOwner {
+  private readonly memory: WasmMemory;
+  private readonly hamming: (codes: number, query: number, count: number, out: number) => void;
+  rowids: number[] = [];
+
+  constructor(
+    readonly owner: number,
+    capacity: number,
+  ) {
+    compiled ??= hammingModule();
+    this.memory = new wasm.Memory({ initial: pagesFor(capacity) });
+    const instance = new wasm.Instance(compiled, { env: { memory: this.memory } });
+    this.hamming = instance.exports.hamming as CachedOwner['hamming'];
+  }
+
+  get bytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Adds codes (rowids ascending, after every rowid held). */
+  append(rowids: readonly number[], codes: Uint8Array): void {
+    const needed = pagesFor(this.rowids.length + rowids.length) * PAGE;
+    if (needed > this.memory.buffer.byteLength) this.memory.grow((needed - this.memory.buffer.byteLength) / PAGE);
+    new Uint8Array(this.memory.buffer).set(codes, CODE_BYTES * (1 + this.rowids.length));
+    for (const rowid of rowids) this.rowids.push(rowid);
+  }
+
+  /** The rowids of the `n` codes nearest to `query` (ties: lower rowid first), in no particular order. */
+  nearest(query: Uint8Array, n: number): number[] {
+    const count = this.rowids.length;
+    if (n >= count) return [...this.rowids];
+    new Uint8Array(this.memory.buffer).set(query, 0);
+    const out = CODE_BYTES * (1 + count);
+    this.hamming(CODE_BYTES, 0, count, out);
+    const distances = new Int32Array(this.memory.buffer, out, count);
+    // Counting selection: distances are 0…1,024.
+    const histogram = new Uint32Array(CODE_BYTES * 8 + 1);
+    for (let i = 0; i < count; i++)
+      histogram[distances[i] as number] = (histogram[distances[i] as number] as number) + 1;
+    let threshold = 0;
+    let below = 0;
+    while (below + (histogram[threshold] as number) < n) below += histogram[threshold++] as number;
+    let atThreshold = n - below;
+    const chosen: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const d = distances[i] as number;
+      if (d < threshold) chosen.push(this.rowids[i] as number);
+      else if (d === threshold && atThreshold > 0) {
+        chosen.push(this.rowids[i] as number);
+        atThreshold--;
+      }
+    }
+    return chosen;
+  }
+}
+
+/** Pages holding the query, `codes` codes and their distances. */
+function pagesFor(codes: number): number {
+  return Math.max(1, Math.ceil((CODE_BYTES * (codes + 1) + 4 * codes) / PAGE));
+}
+
+/** What the file says an owner holds now: read before every search of a large owner. */
+export interface OwnerState {
+  owner: number;
+  vectors: number;
+  /** The owner's highest rowid holding a code. */
+  highest: number;
+}
+
+/** Where the cache reads codes from: the connection's own statements. */
+export interface CodeSource {
+  /** The owner's codes with rowid above `after`, ascending. */
+  codesAfter(scope: string, after: number): { rowids: number[]; codes: Uint8Array };
+}
+
+/**
+ * Large owners' codes for one connection, least recently searched evicted first past the budget.
+ */
+export class CodeCache {
+  private readonly owners = new Map<string, CachedOwner>();
+
+  constructor(private readonly source: CodeSource) {}
+
+  /** The rowids of the owner's `n` memories nearest to `code` by Hamming distance, as the file holds them now. */
+  nearest(scope: string, state: OwnerState, code: Uint8Array, n: number): number[] {
+    return this.current(scope, state).nearest(code, n);
+  }
+
+  private current(scope: string, state: OwnerState): CachedOwner {
+    let cached = this.owners.get(scope);
+    if (cached) {
+      this.owners.delete(scope);
+      const last = cached.rowids.at(-1) ?? 0;
+      const stale = cached.owner !== state.owner || state.highest < last || state.vectors < cached.rowids.length;
+      if (stale) cached = undefined;
+      else if (state.highest > last) {
+        const added = this.source.codesAfter(scope, last);
+        cached.append(added.rowids, added.codes);
+      }
+      // Still not what the file holds (a memory went, or went and came): read them all again.
+      if (cached && cached.rowids.length !== state.vectors) cached = undefined;
+    }
+    if (!cached) {
+      const all = this.source.codesAfter(scope, 0);
+      cached = new CachedOwner(state.owner, all.rowids.length);
+      cached.append(all.rowids, all.codes);
+    }
+    this.owners.set(scope, cached);
+    this.evict(scope);
+    return cached;
+  }
+
+  /** Drops the least recently searched owners (never `keep`) while the cache is over its budget. */
+  private evict(keep: string): void {
+    let total = 0;
+    for (const cached of this.owners.values()) total += cached.bytes;
+    for (const [scope, cached] of this.owners) {
+      if (total <= CACHE_BUDGET_BYTES) break;
+      if (scope === keep) continue;
+      this.owners.delete(scope);
+      total -= cached.bytes;
+    }
+  }
+}
