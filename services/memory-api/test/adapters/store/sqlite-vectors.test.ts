@@ -39,7 +39,11 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return dot;
 }
 
-async function fill(store: Pick<SqliteMemoryStore, 'commit'>, owners: (i: number) => string, vectors: readonly Float32Array[]) {
+async function fill(
+  store: Pick<SqliteMemoryStore, 'commit'>,
+  owners: (i: number) => string,
+  vectors: readonly Float32Array[],
+) {
   const records = vectors.map((_, i) => makeRecord({ content: `memory number ${i}`, user_id: owners(i) }));
   for (let at = 0; at < records.length; at += 500) {
     await store.commit({
