@@ -17,10 +17,12 @@ import type {
   WriteBatch,
 } from '../../../memory/store-port.ts';
 import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
-import { SqliteMemoryStore, type SqliteStoreOptions } from './store.ts';
+import { DEFAULT_CONNECTION_MEMORY, SqliteMemoryStore, type SqliteStoreOptions } from './store.ts';
 
 /** Memories whose access statistics one statement of the access worker updates. */
 const ACCESS_CHUNK = 64;
+/** The access worker's page cache: an update of ACCESS_CHUNK rows by id touches a few hundred pages at most. */
+const ACCESS_CACHE_BYTES = 2 * 1024 ** 2;
 
 /**
  * The embedded store serving memory-api: writes (and erasure, re-index) on the one serving
@@ -46,8 +48,14 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
 
   async open(space: EmbeddingSpace): Promise<void> {
     await this.writer.open(space);
-    // The access worker writes and looks rows up by id only: it maps nothing of the file, as the serving connection.
-    const accessOptions = { ...this.options, searchesInPool: true };
+    // The access worker writes and looks rows up by id only: it maps nothing of the file, as the
+    // serving connection, and its page cache holds the few pages one update touches.
+    const memory = this.options.memory ?? DEFAULT_CONNECTION_MEMORY;
+    const accessOptions = {
+      ...this.options,
+      searchesInPool: true,
+      memory: { mmapBytes: 0, cacheBytes: Math.min(memory.cacheBytes, ACCESS_CACHE_BYTES) },
+    };
     const [pool, access] = await Promise.allSettled([
       SqliteReadPool.start({ path: this.path, options: this.options, space, role: 'reads' }, this.readWorkers),
       SqliteReadPool.start({ path: this.path, options: accessOptions, space, role: 'access' }, 1),
