@@ -88,4 +88,66 @@ describe('MicroBatcher', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
     await expect(batcher.embed(['z'])).resolves.toHaveLength(1);
   });
+
+  it('with maxInFlight sends a lone call at once and the calls made during a round trip together when it returns', async () => {
+    const provider = new GatedEmbedder();
+    const batcher = new MicroBatcher(provider, { maxBatchSize: 64, maxWaitMs: 0, maxInFlight: 1 });
+    const first = batcher.embed(['alone']);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(provider.calls).toEqual([['alone']]);
+    // Three calls in three turns while the first is on its way: none is sent yet.
+    const waiting: Promise<Float32Array[]>[] = [];
+    for (const text of ['a', 'b', 'c']) {
+      waiting.push(batcher.embed([text]));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(provider.calls).toEqual([['alone']]);
+    provider.release();
+    expect(await first).toHaveLength(1);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(provider.calls).toEqual([['alone'], ['a', 'b', 'c']]);
+    provider.release();
+    const vectors = await Promise.all(waiting);
+    const direct = await new BuiltinEmbedder({ dimension: 64 }).embed(['a', 'b', 'c']);
+    expect(vectors.map(([v]) => Array.from(v as Float32Array))).toEqual(direct.map((v) => Array.from(v)));
+  });
+
+  it('with maxInFlight keeps serving after a failed round trip', async () => {
+    const provider = new CountingEmbedder();
+    const batcher = new MicroBatcher(provider, { maxBatchSize: 8, maxWaitMs: 0, maxInFlight: 1 });
+    provider.failNext = true;
+    const outcomes = await Promise.allSettled([batcher.embed(['x']), batcher.embed(['y'])]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    const after = await Promise.all(Array.from({ length: 20 }, (_, i) => batcher.embed([`after ${i}`])));
+    expect(after.every((v) => v.length === 1)).toBe(true);
+  });
+
+  it('refuses a maxInFlight below 1', () => {
+    expect(() => new MicroBatcher(new CountingEmbedder(), { maxBatchSize: 8, maxWaitMs: 0, maxInFlight: 0 })).toThrow(
+      /maxInFlight/,
+    );
+  });
 });
+
+/** A provider whose calls wait until `release` lets the oldest one answer. */
+class GatedEmbedder implements Embedder {
+  readonly calls: string[][] = [];
+  private readonly inner = new BuiltinEmbedder({ dimension: 64 });
+  private readonly gates: Array<() => void> = [];
+  readonly model = this.inner.model;
+  readonly dimension = this.inner.dimension;
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.calls.push([...texts]);
+    await new Promise<void>((resolve) => this.gates.push(resolve));
+    return this.inner.embed(texts);
+  }
+
+  release(): void {
+    this.gates.shift()?.();
+  }
+
+  async check(): Promise<void> {
+    return;
+  }
+}

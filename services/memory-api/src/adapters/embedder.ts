@@ -13,10 +13,12 @@ export async function createEmbedderFromConfig(config: MemoryApiConfig, log: Log
     ...provider,
     // A model server gains from batches of concurrent writes; the embedder service batches for its
     // own provider already, so its calls only coalesce within one event-loop turn: a lone query
-    // waited ~2 ms for company on every /retrieve.
+    // waited ~2 ms for company on every /retrieve. At most two calls are on their way to it at once:
+    // what arrives meanwhile goes in the next round trip together (16 writers: one embed request
+    // per write before).
     ...(provider.provider === 'builtin'
       ? {}
-      : { batch: { maxBatchSize: 64, maxWaitMs: provider.provider === 'remote' ? 0 : 2 } }),
+      : { batch: { maxBatchSize: 64, maxWaitMs: provider.provider === 'remote' ? 0 : 2, maxInFlight: 2 } }),
     cache: { lruSize: config.EMBED_CACHE_SIZE },
   });
   log.info({ provider: provider.provider, model: embedder.model, dimension: embedder.dimension }, 'embedder ready');

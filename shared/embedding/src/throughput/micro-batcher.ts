@@ -8,6 +8,13 @@ export interface MicroBatcherOptions {
    * made in the same turn of the event loop (sent on `setImmediate`, not a ≥ 1 ms timer).
    */
   maxWaitMs: number;
+  /**
+   * Most provider calls outstanding at once (unbounded when absent). Calls made while that many
+   * are on their way wait and go together, in batches, as soon as one comes back: a lone call is
+   * sent at once, and under load each round trip carries the calls that arrived during the last
+   * one instead of one request per call.
+   */
+  maxInFlight?: number;
   /** Told the size of every provider batch (for a metric). */
   onBatch?: (size: number) => void;
 }
@@ -27,6 +34,7 @@ interface Pending {
 export class MicroBatcher implements Embedder {
   private queue: Pending[] = [];
   private queuedTexts = 0;
+  private inFlight = 0;
   /** Cancels the pending send of the queued calls; undefined when none is pending. */
   private cancelWait: (() => void) | undefined;
 
@@ -35,6 +43,9 @@ export class MicroBatcher implements Embedder {
     private readonly options: MicroBatcherOptions,
   ) {
     if (options.maxBatchSize < 1) throw new RangeError('maxBatchSize must be at least 1');
+    if (options.maxInFlight !== undefined && options.maxInFlight < 1) {
+      throw new RangeError('maxInFlight must be at least 1');
+    }
   }
 
   get model(): string {
@@ -83,7 +94,7 @@ export class MicroBatcher implements Embedder {
   private flush(): void {
     this.cancelWait?.();
     this.cancelWait = undefined;
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && this.inFlight < (this.options.maxInFlight ?? Number.POSITIVE_INFINITY)) {
       const batch: Pending[] = [];
       let size = 0;
       while (this.queue.length > 0 && size + (this.queue[0] as Pending).texts.length <= this.options.maxBatchSize) {
@@ -98,6 +109,7 @@ export class MicroBatcher implements Embedder {
 
   private async send(batch: Pending[], size: number): Promise<void> {
     this.options.onBatch?.(size);
+    this.inFlight++;
     try {
       const vectors = await this.inner.embed(batch.flatMap((p) => p.texts));
       let offset = 0;
@@ -107,6 +119,10 @@ export class MicroBatcher implements Embedder {
       }
     } catch (error) {
       for (const pending of batch) pending.reject(error);
+    } finally {
+      this.inFlight--;
+      // What queued behind the limit goes now (at once: it has waited a round trip already).
+      if (this.queue.length > 0 && this.cancelWait === undefined) this.flush();
     }
   }
 
