@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deleteRedisKeys } from '@hindsight/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnService } from '../support/process.ts';
+import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 let dataDir: string;
 const env = () => ({ DATA_DIR: dataDir, REDIS_PREFIX: `test-${randomUUID()}` });
@@ -47,32 +47,11 @@ describe('memory-api as a real process', () => {
 
   it('keeps every write acknowledged to 16 concurrent writers when killed among them', async () => {
     const first = await spawnService('memory-api', env());
-    const acknowledged: Array<{ id: string; content: string }> = [];
-    let killed = false;
-    const writer = async (w: number) => {
-      for (let i = 0; !killed; i++) {
-        const content = `Writer ${w} noted parcel ${i} for the storage room`;
-        try {
-          const response = await fetch(`${first.url}/store`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ content, user_id: `writer-${w % 4}` }),
-          });
-          if (response.status !== 201) throw new Error(`store answered ${response.status}: ${await response.text()}`);
-          acknowledged.push({ id: ((await response.json()) as { id: string }).id, content });
-        } catch (error) {
-          // Requests cut by the kill are not acknowledged; anything else fails the test.
-          if (!killed) throw error;
-        }
-      }
-    };
-    const writers = Array.from({ length: 16 }, (_, w) => writer(w));
-    // Kill with writes in flight, once each writer has had several acknowledged.
-    while (acknowledged.length < 200) await new Promise((resolve) => setTimeout(resolve, 10));
-    killed = true;
-    first.child.kill('SIGKILL');
-    await first.exited;
-    await Promise.all(writers);
+    const acknowledged = await killAmongWriters(first, 200, async (w, i) => {
+      const content = `Writer ${w} noted parcel ${i} for the storage room`;
+      const { id } = (await postJson(first.url, '/store', { content, user_id: `writer-${w % 4}` })) as { id: string };
+      return [{ id, content }];
+    });
 
     const second = await spawnService('memory-api', env());
     try {
@@ -109,51 +88,23 @@ describe('memory-api as a real process', () => {
     const apiEnv = { ...env(), EMBEDDER_URL: `http://127.0.0.1:${embedderPort}` };
     try {
       const first = await spawnService('memory-api', apiEnv);
-      const acknowledged: Array<{ id: string; content: string }> = [];
-      let killed = false;
-      const post = async (path: string, body: unknown) => {
-        const response = await fetch(`${first.url}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (response.status !== 201 && response.status !== 200) {
-          throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-        }
-        return response.json();
-      };
-      const writer = async (w: number) => {
+      const acknowledged = await killAmongWriters(first, 300, async (w, i) => {
         const user_id = `mixed-${w % 4}`;
-        for (let i = 0; !killed; i++) {
-          try {
-            if (w % 4 === 0) {
-              const contents = Array.from({ length: 5 }, (_, k) => `Writer ${w} logged crate ${i}-${k} at the dock`);
-              const { items } = (await post('/v1/memories', {
-                items: contents.map((content) => ({ content, user_id })),
-              })) as { items: Array<{ id: string }> };
-              for (const [k, item] of items.entries())
-                acknowledged.push({ id: item.id, content: contents[k] as string });
-            } else {
-              const content =
-                w % 4 === 1
-                  ? `Writer ${w} keeps spare part number ${i} in the drawer by the window`
-                  : `Writer ${w} noted parcel ${i} for the storage room`;
-              const body = { content, user_id, ...(w % 4 === 1 ? { memory_type: 'fact' } : {}) };
-              const { id } = (await post('/store', body)) as { id: string };
-              acknowledged.push({ id, content });
-            }
-          } catch (error) {
-            // Requests cut by the kill are not acknowledged; anything else fails the test.
-            if (!killed) throw error;
-          }
+        if (w % 4 === 0) {
+          const contents = Array.from({ length: 5 }, (_, k) => `Writer ${w} logged crate ${i}-${k} at the dock`);
+          const { items } = (await postJson(first.url, '/v1/memories', {
+            items: contents.map((content) => ({ content, user_id })),
+          })) as { items: Array<{ id: string }> };
+          return items.map((item, k) => ({ id: item.id, content: contents[k] as string }));
         }
-      };
-      const writers = Array.from({ length: 16 }, (_, w) => writer(w));
-      while (acknowledged.length < 300) await new Promise((resolve) => setTimeout(resolve, 10));
-      killed = true;
-      first.child.kill('SIGKILL');
-      await first.exited;
-      await Promise.all(writers);
+        const content =
+          w % 4 === 1
+            ? `Writer ${w} keeps spare part number ${i} in the drawer by the window`
+            : `Writer ${w} noted parcel ${i} for the storage room`;
+        const body = { content, user_id, ...(w % 4 === 1 ? { memory_type: 'fact' } : {}) };
+        const { id } = (await postJson(first.url, '/store', body)) as { id: string };
+        return [{ id, content }];
+      });
 
       const second = await spawnService('memory-api', apiEnv);
       try {
@@ -200,3 +151,56 @@ describe('memory-api as a real process', () => {
     expect(service.output()).toMatch(/RANK_AGREEMENT/);
   });
 });
+
+interface Acknowledged {
+  id: string;
+  content: string;
+}
+
+/** POSTs a JSON body; anything but 200/201 is an error. */
+async function postJson(base: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201 && response.status !== 200) {
+    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  }
+  return response.json();
+}
+
+/**
+ * Runs 16 writers, each calling `write(w, i)` for i = 0, 1, … until the service is killed, and
+ * SIGKILLs it with writes in flight once `after` writes were acknowledged; returns them all. A
+ * request cut by the kill is not acknowledged; any other failure fails the test.
+ */
+async function killAmongWriters(
+  service: ServiceProcess,
+  after: number,
+  write: (w: number, i: number) => Promise<Acknowledged[]>,
+): Promise<Acknowledged[]> {
+  const acknowledged: Acknowledged[] = [];
+  let killed = false;
+  let failure: unknown;
+  const writer = async (w: number) => {
+    for (let i = 0; !killed; i++) {
+      try {
+        acknowledged.push(...(await write(w, i)));
+      } catch (error) {
+        if (!killed) {
+          failure ??= error;
+          return;
+        }
+      }
+    }
+  };
+  const writers = Array.from({ length: 16 }, (_, w) => writer(w));
+  while (acknowledged.length < after && failure === undefined) await new Promise((r) => setTimeout(r, 10));
+  killed = true;
+  service.child.kill('SIGKILL');
+  await service.exited;
+  await Promise.all(writers);
+  if (failure !== undefined) throw failure;
+  return acknowledged;
+}
