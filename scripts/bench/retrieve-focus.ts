@@ -4,7 +4,7 @@
  *
  * `/retrieve` alone, through HTTP in the default topology (memory-api + the embedder service, as
  * `npm start` wires them), in a minute or two: the bench's 100,000 memories over 100 users are
- * written once into `--seed-dir` (reused when it holds a store), copied for every run, and each run
+ * written once into `--seed-dir`/<built-in model> (reused when it holds a store), copied for every run, and each run
  * measures one client, 16 clients and issue 18's mixed load (32 clients; `--mixed 0` skips it), each
  * phase with queries of its own, memory-api's RSS after the /retrieve phases and after the mixed
  * load, and the per-stage breakdown from memory-api's /metrics. `--env` sets a memory-api variable
@@ -14,6 +14,7 @@ import { cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BuiltinEmbedder } from '@hindsight/embedding';
 import { round } from '../eval/scoring.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
 import { measureMixedLoad } from './mixed-load.ts';
@@ -40,7 +41,8 @@ const { values } = parseArgs({
   },
 });
 if (!values['seed-dir']) throw new Error('--seed-dir is required');
-const seedDir = resolve(values['seed-dir']);
+// A store keeps the model its vectors came from: one seed per built-in model, so a new default re-seeds.
+const seedDir = join(resolve(values['seed-dir']), new BuiltinEmbedder({ dimension: 512 }).model);
 const memories = Number(values.memories ?? 100_000);
 const requests = Number(values.requests ?? 1000);
 const concurrentRequests = Number(values.concurrent ?? 1600);
