@@ -86,12 +86,7 @@ describe('BuiltinEmbedder', () => {
       '用户喜欢简洁的回答',
       'Tracking number 1796108627813, itallian resturant on Jan 5th!',
     ];
-    const digest = async (dimension: number) => {
-      const vectors = await new BuiltinEmbedder({ dimension, features: LEXICAL_FEATURES }).embed(texts);
-      const hash = createHash('sha256');
-      for (const v of vectors) hash.update(Buffer.from(v.buffer));
-      return hash.digest('hex');
-    };
+    const digest = (dimension: number) => vectorsDigest({ dimension, features: LEXICAL_FEATURES }, texts);
     expect(await digest(512)).toBe('864cd1565d3089598d25628a9e5cdbaa2533505f55aa9c5b0e75b38ae04e1839');
     expect(await digest(64)).toBe('65a11d5c3d386524cf6a5b39424b2fb56b47f35da4098debddc095aa06959e69');
   });
@@ -103,12 +98,8 @@ describe('BuiltinEmbedder', () => {
       '她对花生过敏',
       'Tracking number 1796108627813, itallian resturant on Jan 5th!',
     ];
-    const digest = async (dimension: number) => {
-      const vectors = await new BuiltinEmbedder({ dimension, features: WORD_VECTOR_FEATURES, wordTable }).embed(texts);
-      const hash = createHash('sha256');
-      for (const v of vectors) hash.update(Buffer.from(v.buffer));
-      return hash.digest('hex');
-    };
+    const digest = (dimension: number) =>
+      vectorsDigest({ dimension, features: WORD_VECTOR_FEATURES, wordTable }, texts);
     expect(await digest(512)).toBe('a80a493045ac80fdef60d90340629645c0397aeaa715d0eb854fda5bde108255');
     expect(await digest(64)).toBe('ec82392acef836e7168feaedef2f9420bf70657ca7fafcd7a3c04ad17543d38c');
   });
@@ -120,12 +111,7 @@ describe('BuiltinEmbedder', () => {
       '她有宠物吗？',
       'Hannah takes tablets for high blood pressure.',
     ];
-    const digest = async (dimension: number) => {
-      const vectors = await new BuiltinEmbedder({ dimension, features: V4_FEATURES, wordTable }).embed(texts);
-      const hash = createHash('sha256');
-      for (const v of vectors) hash.update(Buffer.from(v.buffer));
-      return hash.digest('hex');
-    };
+    const digest = (dimension: number) => vectorsDigest({ dimension, features: V4_FEATURES, wordTable }, texts);
     expect(await digest(512)).toBe('915ced094e1d6eed2b0742802160f3aa6c120fccbc1cdadac482681b8cbee000');
     expect(await digest(64)).toBe('16440ce68c3726a74afbd37a0d962d410f2f12d8882b647995d846c881586e8d');
   });
@@ -137,12 +123,7 @@ describe('BuiltinEmbedder', () => {
       '她哪天出生的？',
       'Where is his home? He quit smoking and studied law at college.',
     ];
-    const digest = async (dimension: number) => {
-      const vectors = await new BuiltinEmbedder({ dimension, features: V5_FEATURES, wordTable }).embed(texts);
-      const hash = createHash('sha256');
-      for (const v of vectors) hash.update(Buffer.from(v.buffer));
-      return hash.digest('hex');
-    };
+    const digest = (dimension: number) => vectorsDigest({ dimension, features: V5_FEATURES, wordTable }, texts);
     expect(await digest(512)).toBe('37a7104a2a361c0c66b6f5d2ac86da5a0ba9b5820e25a933b227d215a01cc6b0');
     expect(await digest(64)).toBe('a4e654978aa3d142d1b535602a73f6e17c3c3bbec8cde827a4fa1c9e219a9ed1');
   });
@@ -316,3 +297,14 @@ process.stdout.write(JSON.stringify(vectors.map(encodeVectorBase64)));`;
     expect(() => new BuiltinEmbedder({ dimension: 4 })).toThrow(/dimension/);
   });
 });
+
+/** sha256 of the vectors a built-in embedder with these options gives `texts` (a release's vectors pinned). */
+async function vectorsDigest(
+  options: ConstructorParameters<typeof BuiltinEmbedder>[0],
+  texts: string[],
+): Promise<string> {
+  const vectors = await new BuiltinEmbedder(options).embed(texts);
+  const hash = createHash('sha256');
+  for (const v of vectors) hash.update(Buffer.from(v.buffer));
+  return hash.digest('hex');
+}
