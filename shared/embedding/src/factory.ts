@@ -2,7 +2,6 @@ import { OpenAiCompatibleEmbedder, type OpenAiCompatibleSettings } from './adapt
 import { RemoteEmbedder, type RemoteEmbedderSettings } from './adapters/remote.ts';
 import { BuiltinEmbedder } from './builtin/builtin-embedder.ts';
 import {
-  BUILTIN_FEATURES,
   type BuiltinFeatures,
   LEXICAL_FEATURES,
   V4_FEATURES,
