@@ -25,7 +25,16 @@ export function breakdown(before: Samples, after: Samples): Record<string, numbe
     search: perRequest(delta('hindsight_search_duration_seconds_sum')),
     embed: perRequest(delta('hindsight_embed_duration_seconds_sum')),
   };
-  for (const op of ['searchCandidates', 'vectorSearch', 'keywordSearch', 'getMany', 'similarities', 'recordAccess']) {
+  const operations = [
+    'searchCandidates',
+    'keywordSearch',
+    'vectorSearch',
+    'candidateRecords',
+    'getMany',
+    'similarities',
+    'recordAccess',
+  ];
+  for (const op of operations) {
     result[op] = perRequest(delta('hindsight_store_query_duration_seconds_sum', (l) => l.operation === op));
   }
   return result;

@@ -108,8 +108,26 @@ export function createMemoryApiMetrics(registry: Registry, store: Pick<MemorySto
   };
 }
 
-/** The store with each call's latency recorded under its operation name. */
+/**
+ * A store that times the steps inside one of its calls, where no proxy sees them (the embedded
+ * store's `searchCandidates`, run in a read worker: keyword search, k-NN, records).
+ */
+interface StageReporting {
+  onStage(listener: (stage: string, seconds: number) => void): void;
+}
+
+function reportsStages(store: object): store is StageReporting {
+  return typeof (store as Partial<StageReporting>).onStage === 'function';
+}
+
+/**
+ * The store with each call's latency recorded under its operation name, and the steps it times
+ * itself (`StageReporting`) under theirs.
+ */
 export function instrumentStore(store: MemoryStore, metrics: Pick<MemoryApiMetrics, 'storeQuery'>): MemoryStore {
+  if (reportsStages(store)) {
+    store.onStage((stage, seconds) => metrics.storeQuery.observe({ operation: stage }, seconds));
+  }
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);

@@ -109,4 +109,26 @@ describe('/metrics and /debug/memory on a real memory-api process', () => {
     expect(body.retrieval.hit_rate).toBeCloseTo(body.retrieval.with_results / body.retrieval.searches, 3);
     expect(body.retrieval.hit_rate).toBeLessThan(1);
   });
+
+  it('times the steps of a search the read workers run: keyword search, k-NN and records', async () => {
+    const written = await call('POST', '/v1/memories', {
+      content: 'Keeps a sourdough starter called Bubbles',
+      memory_type: 'fact',
+      user_id: 'obs-3',
+    });
+    expect(written.status).toBe(201);
+    const before = await scrape();
+    const searched = await call('POST', '/retrieve', {
+      query: 'what is the sourdough starter called',
+      user_id: 'obs-3',
+    });
+    expect(searched.status).toBe(200);
+    expect((JSON.parse(searched.text) as { results: unknown[] }).results).toHaveLength(1);
+    const after = await scrape();
+    const steps = (samples: typeof before, operation: string) =>
+      value(samples, 'hindsight_store_query_duration_seconds_count', { operation });
+    for (const operation of ['keywordSearch', 'vectorSearch', 'candidateRecords']) {
+      expect({ operation, count: steps(after, operation) - steps(before, operation) }).toEqual({ operation, count: 1 });
+    }
+  });
 });

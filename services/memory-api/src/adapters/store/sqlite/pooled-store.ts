@@ -17,7 +17,7 @@ import type {
   WriteBatch,
 } from '../../../memory/store-port.ts';
 import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
-import { DEFAULT_CONNECTION_MEMORY, SqliteMemoryStore, type SqliteStoreOptions } from './store.ts';
+import { DEFAULT_CONNECTION_MEMORY, SqliteMemoryStore, type SqliteStoreOptions, type StageListener } from './store.ts';
 
 /** Memories whose access statistics one statement of the access worker updates. */
 const ACCESS_CHUNK = 64;
@@ -37,6 +37,7 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
   private pool: SqliteReadPool | undefined;
   /** One worker with a writing connection of its own for access statistics (read-pool.ts ACCESS_WRITES). */
   private access: SqliteReadPool | undefined;
+  private stageListener: StageListener | undefined;
 
   constructor(
     private readonly path: string,
@@ -67,7 +68,13 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
       throw pool.status === 'rejected' ? pool.reason : (access as PromiseRejectedResult).reason;
     }
     this.pool = pool.value;
+    this.pool.onStage((stage, seconds) => this.stageListener?.(stage, seconds));
     this.access = access.value;
+  }
+
+  /** Hears how long each step of a search took in the read workers (the service's /metrics). */
+  onStage(listener: StageListener): void {
+    this.stageListener = listener;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '@hindsight/errors';
 import type { CandidateQuery, CandidateSet, EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
-import type { SqliteStoreOptions } from './store.ts';
+import type { SearchStage, SqliteStoreOptions, StageListener } from './store.ts';
 
 /**
  * The store calls a read worker answers: each reads only, and each is one statement or a few on
@@ -46,7 +46,7 @@ export interface ReaderSetup {
 export type ReaderMessage =
   | { kind: 'ready' }
   | { kind: 'failed'; error: SerialisedError }
-  | { kind: 'answer'; id: number; value: unknown }
+  | { kind: 'answer'; id: number; value: unknown; stages?: Array<[SearchStage, number]> }
   | { kind: 'error'; id: number; error: SerialisedError };
 
 /**
@@ -98,7 +98,11 @@ class ReadWorker {
   private readonly worker: Worker;
   private stopped = false;
 
-  constructor(setup: ReaderSetup, onLost: (worker: ReadWorker) => void) {
+  constructor(
+    setup: ReaderSetup,
+    onLost: (worker: ReadWorker) => void,
+    private readonly onStage: StageListener,
+  ) {
     // No inherited flags: the entry registers tsx itself, whatever started this process.
     this.worker = new Worker(WORKER_ENTRY, { workerData: setup, execArgv: [] });
     // The serving store decides the process's lifetime (it closes the pool), never an idle worker.
@@ -169,6 +173,9 @@ class ReadWorker {
   }
 
   private settle(message: Extract<ReaderMessage, { id: number }>): void {
+    if (message.kind === 'answer' && message.stages) {
+      for (const [stage, seconds] of message.stages) this.onStage(stage, seconds);
+    }
     const call = this.pending.get(message.id);
     if (!call) return;
     this.pending.delete(message.id);
@@ -194,6 +201,7 @@ export class SqliteReadPool {
   private nextId = 0;
   private lastChosen = -1;
   private closing = false;
+  private stageListener: StageListener | undefined;
 
   private constructor(
     private readonly setup: ReaderSetup,
@@ -217,6 +225,11 @@ export class SqliteReadPool {
 
   get size(): number {
     return this.workers.length;
+  }
+
+  /** Hears the search steps the workers timed (`SqliteMemoryStore.onStage` in each). */
+  onStage(listener: StageListener): void {
+    this.stageListener = listener;
   }
 
   call<M extends Exclude<WorkerCall, 'searchCandidates'>>(
@@ -262,10 +275,14 @@ export class SqliteReadPool {
   }
 
   private spawn(): ReadWorker {
-    return new ReadWorker(this.setup, (dead) => {
-      if (this.closing) return;
-      const at = this.workers.indexOf(dead);
-      if (at >= 0) this.workers[at] = this.spawn();
-    });
+    return new ReadWorker(
+      this.setup,
+      (dead) => {
+        if (this.closing) return;
+        const at = this.workers.indexOf(dead);
+        if (at >= 0) this.workers[at] = this.spawn();
+      },
+      (stage, seconds) => this.stageListener?.(stage, seconds),
+    );
   }
 }

@@ -9,7 +9,7 @@ import {
   serialiseError,
   type WorkerCall,
 } from './read-pool.ts';
-import { SqliteMemoryStore } from './store.ts';
+import { type SearchStage, SqliteMemoryStore } from './store.ts';
 
 /**
  * One read worker: the serving store's file opened read-only by the same adapter, answering the
@@ -21,6 +21,16 @@ const setup = workerData as ReaderSetup;
 const store = new SqliteMemoryStore(setup.path, setup.options);
 const reply = (message: ReaderMessage) => port.postMessage(message);
 const allowed = new Set<string>(setup.role === 'access' ? ACCESS_WRITES : POOLED_READS);
+/** Search steps timed since the last answer: they go to the pool with the next one (its /metrics). */
+let stages: Array<[SearchStage, number]> = [];
+store.onStage((stage, seconds) => stages.push([stage, seconds]));
+/** An answer, with the steps timed since the last one. */
+function answer(id: number, value: unknown): ReaderMessage {
+  if (stages.length === 0) return { kind: 'answer', id, value };
+  const timed = stages;
+  stages = [];
+  return { kind: 'answer', id, value, stages: timed };
+}
 
 /** The query vectors of `searchCandidates` calls still waiting for theirs, by call id. */
 const vectors = new Map<number, (vector: Float32Array | undefined) => void>();
@@ -45,7 +55,7 @@ try {
     try {
       if (!allowed.has(method)) throw new Error(`${method} is not a call of this worker`);
       const read = store[method as WorkerCall] as (...a: unknown[]) => Promise<unknown>;
-      reply({ kind: 'answer', id, value: await read.apply(store, argumentsOf(request)) });
+      reply(answer(id, await read.apply(store, argumentsOf(request))));
     } catch (error) {
       reply({ kind: 'error', id, error: serialiseError(error) });
     } finally {

@@ -77,6 +77,13 @@ export interface SqliteStoreOptions {
 }
 
 /**
+ * The steps of one `searchCandidates` call, timed inside it (the calls it makes to itself pass no
+ * instrumented proxy): keyword candidates, the k-NN, and the read of both lists' records.
+ */
+export type SearchStage = 'keywordSearch' | 'vectorSearch' | 'candidateRecords';
+export type StageListener = (stage: SearchStage, seconds: number) => void;
+
+/**
  * What one connection may hold in memory: its page cache, and how much of the file a searching
  * connection maps (a connection that only writes and looks rows up maps nothing). Every connection
  * has its own of both, and every mapping counts in the process's RSS apart.
@@ -107,6 +114,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   private readonly durable: GroupSync;
   /** Writes arriving while a flush runs share one transaction after it (`commit`). */
   private readonly writes: TransactionGroup;
+  private stageListener: StageListener | undefined;
 
   constructor(
     private readonly path: string,
@@ -559,9 +567,13 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
    */
   async searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
     const { scope, k } = query;
+    let since = performance.now();
     const keyword = await this.keywordSearch(scope, query.terms, k);
+    since = this.stageDone('keywordSearch', since);
     const vector = await query.vector;
+    since = performance.now();
     const dense = vector ? await this.vectorSearch(scope, vector, k) : [];
+    if (vector) since = this.stageDone('vectorSearch', since);
     const denseIds = new Set(dense.map((c) => c.id));
     const ids = [...new Set([...denseIds, ...keyword.map((c) => c.id)])];
     const keywordOnlySimilarities = new Map<string, number>();
@@ -581,7 +593,20 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
       }
     }
+    this.stageDone('candidateRecords', since);
     return { dense, keyword, records, keywordOnlySimilarities };
+  }
+
+  /** Hears how long each step of every `searchCandidates` call took (the service's /metrics). */
+  onStage(listener: StageListener): void {
+    this.stageListener = listener;
+  }
+
+  /** Reports a step begun at `since` (performance.now()) and answers now. */
+  private stageDone(stage: SearchStage, since: number): number {
+    const now = performance.now();
+    this.stageListener?.(stage, (now - since) / 1000);
+    return now;
   }
 
   async recordAccess(tenant: string, ids: readonly string[], at: number): Promise<void> {
