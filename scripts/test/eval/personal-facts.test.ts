@@ -19,9 +19,17 @@ afterAll(async () => {
 });
 
 describe('the shipped personal-facts fixture', () => {
-  it('has a tuning split and five held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
+  it('has a tuning split and six held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
     const splits = await loadPersonalFacts(shipped);
-    expect(splits.map((s) => s.split).sort()).toEqual(['blind-2', 'blind-3', 'blind-4', 'blind-5', 'held-out', 'tune']);
+    expect(splits.map((s) => s.split).sort()).toEqual([
+      'blind-2',
+      'blind-3',
+      'blind-4',
+      'blind-5',
+      'blind-6',
+      'held-out',
+      'tune',
+    ]);
     const people = splits.flatMap((s) => s.people);
     const facts = people.flatMap((p) => p.facts);
     expect(facts.length).toBeGreaterThanOrEqual(100);
