@@ -12,7 +12,7 @@ import {
 import { queryKeywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
 import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
-import { type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
+import { answeredHit, type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
@@ -139,48 +139,54 @@ async function searchMemories(
   };
   // A stored memory's evidence: its similarity (from the k-NN, or looked up below), its keyword
   // score, and for a conversation turn its dialogue focus.
-  const storedEvidence = (record: MemoryRecord, sim: number): HitEvidence => ({
-    similarity: sim,
-    keyword: keywordScore.get(record.id) ?? 0,
-    confidence: record.confidence,
-    decayWeight: record.decay_weight,
-    ...(isSessionTurn(record) ? { turn: { focus: focus?.(record) ?? 1 } } : {}),
-  });
-  const hits: Ranked[] = records.map((record) => ({
-    ...scoreHit(toHit(record), storedEvidence(record, similarity.get(record.id) ?? 0), query),
-    supersededBy: record.superseded_by,
-  }));
+  const storedEvidence = (record: MemoryRecord, sim: number): HitEvidence => {
+    const evidence: HitEvidence = {
+      similarity: sim,
+      keyword: keywordScore.get(record.id) ?? 0,
+      confidence: record.confidence,
+      decayWeight: record.decay_weight,
+    };
+    if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
+    return evidence;
+  };
+  const scoreStored = (record: MemoryRecord, sim: number) =>
+    scoreHit(toHit(record), storedEvidence(record, sim), query, record.superseded_by);
+  const hits: Ranked[] = records.map((record) => scoreStored(record, similarity.get(record.id) ?? 0));
   for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
-    hits.push({
-      ...scoreHit(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }, query),
-      supersededBy: null,
-    });
+    hits.push(scoreHit(hit, { similarity: sim, keyword: kw, confidence: 1, decayWeight: 1 }, query, null));
   }
 
   // A keyword-only candidate's cosine is not known from the k-NN (it is below its k-th neighbour):
   // it counts for the few that would be returned without it (the store read it with the rows), and
   // their score counts it, which can only raise them.
   sortByScore(hits);
-  const missing = hits
-    .slice(0, request.top_k)
-    .filter((h) => h.layer !== 'working' && !similarity.has(h.id) && h.score >= minScore);
-  if (queryVector && missing.length > 0) {
+  if (queryVector) {
     const byId = new Map(records.map((r) => [r.id, r]));
-    for (const hit of missing) {
+    let rescored = false;
+    for (let i = 0; i < Math.min(request.top_k, hits.length); i++) {
+      const hit = hits[i] as Ranked;
+      if (hit.layer === 'working' || similarity.has(hit.id) || hit.score < minScore) continue;
       const record = byId.get(hit.id) as MemoryRecord;
-      const looked = candidates.keywordOnlySimilarities.get(hit.id) ?? 0;
-      Object.assign(hit, scoreHit(toHit(record), storedEvidence(record, looked), query));
+      hits[i] = scoreStored(record, candidates.keywordOnlySimilarities.get(hit.id) ?? 0);
+      rescored = true;
     }
-    sortByScore(hits);
+    if (rescored) sortByScore(hits);
   }
 
   const relevant = hits.filter((h) => h.score >= minScore);
   const { kept: top } = collapseRedundant(relevant, request.top_k, deps.settings.redundancy);
   const { kept, tokens, truncated } = fitToBudget(
-    top.map((h) => ({ ...h, occurredAt: h.occurred_at })),
+    top.map((hit) => ({
+      id: hit.id,
+      content: hit.content,
+      category: hit.category,
+      occurredAt: hit.occurred_at,
+      supersededBy: hit.supersededBy,
+      hit,
+    })),
     request.token_budget,
   );
-  const results: SearchHit[] = kept.map(({ supersededBy: _s, occurredAt: _o, relevance: _r, ...hit }) => hit);
+  const results: SearchHit[] = kept.map((item) => answeredHit(item.hit));
   const returnedIds = results.filter((r) => r.layer !== 'working').map((r) => r.id);
   if (returnedIds.length > 0) deps.onReturned?.(tenant, returnedIds);
 
