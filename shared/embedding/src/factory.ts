@@ -7,6 +7,7 @@ import {
   V4_FEATURES,
   V5_FEATURES,
   V6_FEATURES,
+  V7_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -14,15 +15,24 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v6` (default: v5 with birthday, education, residence,
+ * The built-in models by name: `builtin-v7` (default: v6 with the light verbs left out of the
+ * word-vector block), `builtin-v6` (v5 with birthday, education, residence,
  * pastime and smoking answer kinds), `builtin-v5` (v4 with more answer kinds, their members also
  * found under WordNet hypernyms), `builtin-v4` (v3 + answer kinds + Chinese word vectors),
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
-export const BUILTIN_MODELS = ['builtin-v6', 'builtin-v5', 'builtin-v4', 'builtin-v3', 'builtin-v2'] as const;
+export const BUILTIN_MODELS = [
+  'builtin-v7',
+  'builtin-v6',
+  'builtin-v5',
+  'builtin-v4',
+  'builtin-v3',
+  'builtin-v2',
+] as const;
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
+  'builtin-v7': V7_FEATURES,
   'builtin-v6': V6_FEATURES,
   'builtin-v5': V5_FEATURES,
   'builtin-v4': V4_FEATURES,
@@ -66,7 +76,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v6'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v7'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

@@ -16,6 +16,7 @@ export {
   V4_FEATURES,
   V5_FEATURES,
   V6_FEATURES,
+  V7_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -63,8 +63,9 @@ describe('BuiltinEmbedder', () => {
   };
 
   it('encodes algorithm version and dimension in the model name', () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v6-256');
-    expect(embedder.model).toBe('builtin-v6-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v7-256');
+    expect(embedder.model).toBe('builtin-v7-512');
+    expect(new BuiltinEmbedder({ features: V6_FEATURES }).model).toBe('builtin-v6-512');
     expect(new BuiltinEmbedder({ features: V5_FEATURES }).model).toBe('builtin-v5-512');
     expect(new BuiltinEmbedder({ features: V4_FEATURES }).model).toBe('builtin-v4-512');
     expect(new BuiltinEmbedder({ features: WORD_VECTOR_FEATURES }).model).toBe('builtin-v3-512');
@@ -74,7 +75,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v6x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v7x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });
@@ -126,6 +127,39 @@ describe('BuiltinEmbedder', () => {
     const digest = (dimension: number) => vectorsDigest({ dimension, features: V5_FEATURES, wordTable }, texts);
     expect(await digest(512)).toBe('37a7104a2a361c0c66b6f5d2ac86da5a0ba9b5820e25a933b227d215a01cc6b0');
     expect(await digest(64)).toBe('a4e654978aa3d142d1b535602a73f6e17c3c3bbec8cde827a4fa1c9e219a9ed1');
+  });
+
+  it('still computes builtin-v6 exactly as before, so stores built with it open unchanged', async () => {
+    // Digests of the vectors of release 49875f0 (v6: birthday, education, residence, pastime, smoking), at two dimensions.
+    const texts = [
+      'Does he use tobacco?',
+      '她是做什么工作的？',
+      'She takes tablets and uses a standing desk; she went to Leeds.',
+    ];
+    const digest = (dimension: number) => vectorsDigest({ dimension, features: V6_FEATURES, wordTable }, texts);
+    expect(await digest(512)).toBe('5e8a41f0df307ad1de40c2b34aef1ddea9e6559e8f4a38755640ddeb63918572');
+    expect(await digest(64)).toBe('d68ea7b1a71d77fcfbdac8745ab6adcc4f698dc78261eeee2454487669b5411a');
+  });
+
+  it('weighs a light verb (use, take, go, make) shared with the wrong fact less than builtin-v6 did', async () => {
+    const v6 = new BuiltinEmbedder({ features: V6_FEATURES, wordTable });
+    // Each question, its fact, and a fact about something else that shares only a light verb with the question.
+    const cases: Array<[string, string, string]> = [
+      ['Does he use tobacco?', 'He gave up smoking last year.', 'He uses a standing desk at work.'],
+      ['What medicine is he taking?', 'He is on insulin for his diabetes.', 'He is taking a pottery class.'],
+      ['What medication does she take?', 'She is on antidepressants.', 'She takes the train to work.'],
+      ['Where does she go on holiday?', 'She spends every August in Crete.', 'She goes to the gym at dawn.'],
+      ['What does he make for dinner?', 'He cooks a curry most nights.', 'He makes furniture in his garage.'],
+    ];
+    const margin = async (model: BuiltinEmbedder, [question, answer, other]: [string, string, string]) => {
+      const [q, a, o] = (await model.embed([question, answer, other])) as Float32Array[];
+      return cosine(q as Float32Array, a as Float32Array) - cosine(q as Float32Array, o as Float32Array);
+    };
+    for (const c of cases) {
+      const v7Margin = await margin(embedder, c);
+      expect(v7Margin, c[0]).toBeGreaterThan(0);
+      expect(v7Margin, c[0]).toBeGreaterThan((await margin(v6, c)) + 0.01);
+    }
   });
 
   it('meets a question about a birthday, schooling, a home, a pastime or smoking with its fact (builtin-v5 did not)', async () => {

@@ -11,6 +11,7 @@ import {
   V4_FEATURES,
   V5_FEATURES,
   V6_FEATURES,
+  V7_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
@@ -36,11 +37,12 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v6';
+export const BUILTIN_ALGORITHM_VERSION = 'v7';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
 const ANSWER_KINDS_V6_ALGORITHM_VERSION = 'v6';
+const LIGHT_VERBS_V7_ALGORITHM_VERSION = 'v7';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -154,7 +156,8 @@ export class BuiltinEmbedder implements Embedder {
       for (const centroid of this.answerTypes?.get(token.surface) ?? []) kinds.add(centroid);
       const rank = table.rank(token.surface);
       if (rank === undefined) continue;
-      const weight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
+      const sifWeight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
+      const weight = LIGHT_VERBS.has(token.surface) ? sifWeight * this.features.lightVerbs : sifWeight;
       table.addTo(sum, rank, weight);
       known++;
     }
@@ -200,6 +203,14 @@ export class BuiltinEmbedder implements Embedder {
 
 const HAN_RUN = /\p{Script=Han}+/gu;
 
+/** English light verbs (the forms that are not stop words): see `BuiltinFeatures.lightVerbs`. */
+const LIGHT_VERBS: ReadonlySet<string> = new Set(
+  (
+    'make makes made making take takes took taken taking give gives gave given giving go goes went gone going ' +
+    'put puts putting use uses used using keep keeps kept keeping get gets getting gotten'
+  ).split(' '),
+);
+
 /**
  * Fits a vector into fewer components (small dimensions): component i goes to i mod n with a
  * fixed pseudo-random sign, which keeps dot products unbiased (a count sketch). Identity when it fits.
@@ -216,12 +227,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V7_FEATURES)) return `builtin-${LIGHT_VERBS_V7_ALGORITHM_VERSION}-${dimension}`;
   if (same(V6_FEATURES)) return `builtin-${ANSWER_KINDS_V6_ALGORITHM_VERSION}-${dimension}`;
   if (same(V5_FEATURES)) return `builtin-${ANSWER_KINDS_V5_ALGORITHM_VERSION}-${dimension}`;
   if (same(V4_FEATURES)) return `builtin-${ANSWER_KINDS_V4_ALGORITHM_VERSION}-${dimension}`;
@@ -229,5 +241,8 @@ function modelName(features: Readonly<BuiltinFeatures>, dimension: number): stri
   if (same(LEXICAL_FEATURES)) return `builtin-${LEXICAL_ALGORITHM_VERSION}-${dimension}`;
   // Non-default features are another model: their fingerprint keeps stores from mixing them.
   const version = features.wordVectors > 0 ? BUILTIN_ALGORITHM_VERSION : LEXICAL_ALGORITHM_VERSION;
-  return `builtin-${version}x${featureHash(JSON.stringify(features)).toString(36)}-${dimension}`;
+  // A feature added later at its neutral value leaves the fingerprints of earlier sets as they were.
+  const { lightVerbs, ...rest } = features;
+  const fingerprinted = lightVerbs === 1 ? rest : features;
+  return `builtin-${version}x${featureHash(JSON.stringify(fingerprinted)).toString(36)}-${dimension}`;
 }

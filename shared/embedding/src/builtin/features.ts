@@ -51,6 +51,13 @@ export interface BuiltinFeatures {
    * word-vectors/chinese.ts) in the word-vector block; 0 = Chinese is lexical only.
    */
   chineseWords: number;
+  /**
+   * Weight, in the word-vector block, of the light verbs (make, take, give, go, put, use, keep,
+   * get and their forms): they carry little meaning of their own ("takes tablets", "takes his coffee
+   * black", "uses a standing desk", "uses tobacco"), yet their frequent vectors pull such facts
+   * together. 1 = weighed like any word (builtin-v6 and earlier).
+   */
+  lightVerbs: number;
 }
 
 export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
@@ -68,6 +75,7 @@ export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerTypes: 0,
   answerKindSet: 4,
   chineseWords: 0,
+  lightVerbs: 1,
 });
 
 /** What `builtin-v2-*` computes (lexical only); chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
@@ -86,6 +94,7 @@ export const LEXICAL_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerTypes: 0,
   answerKindSet: 4,
   chineseWords: 0,
+  lightVerbs: 1,
 });
 
 /** What `builtin-v3-*` computes: the lexical features of v2 beside SIF-weighted word vectors. */
@@ -123,8 +132,17 @@ export const V6_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 6,
 });
 
+/**
+ * What `builtin-v7-*` computes: v6 with the light verbs left out of the word-vector block (see
+ * `lightVerbs`; chosen on the personal-facts tune and held-out splits, REALTALK unchanged).
+ */
+export const V7_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V6_FEATURES,
+  lightVerbs: 0,
+});
+
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V6_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V7_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
