@@ -8,10 +8,10 @@ import { Workload } from './workload.ts';
  * The write path alone, through HTTP, in the default topology (memory-api + the embedder service,
  * as `npm start` wires them; `--in-process-embedder` for memory-api embedding itself): seed the
  * store once with batched ingest, then single `/store` writes from 1 and from `--writers`
- * concurrent writers, then batched ingest (`POST /v1/memories` with 100 items) of `--batched`
- * memories. `--profile DIR` writes memory-api's CPU profile there on shutdown (cpu-profile.cjs).
+ * concurrent writers, then batched ingest (`POST /v1/memories` with `--batch-size` items, 100 by
+ * default; `npm run bench` sends 1,000) of `--batched` memories; the seed is batched the same way. `--profile DIR` writes memory-api's CPU profile there on shutdown (cpu-profile.cjs).
  *
- *   npx tsx scripts/bench/writes.ts [--seed 10000] [--single 4000] [--writers 16] [--batched 100000]
+ *   npx tsx scripts/bench/writes.ts [--seed 10000] [--single 4000] [--writers 16] [--batched 100000] [--batch-size 100]
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
       writers: { type: 'string', default: '16' },
       batched: { type: 'string', default: '100000' },
       users: { type: 'string', default: '100' },
+      'batch-size': { type: 'string', default: '100' },
       profile: { type: 'string' },
       'in-process-embedder': { type: 'boolean' },
     },
@@ -30,13 +31,15 @@ async function main(): Promise<void> {
     if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number, not "${values[name]}"`);
     return value;
   };
-  const [seed, singles, writers, batchedTotal, users] = [
+  const [seed, singles, writers, batchedTotal, users, batchSize] = [
     count('seed'),
     count('single'),
     count('writers'),
     count('batched'),
     count('users'),
+    count('batch-size'),
   ];
+  if (batchSize < 1 || batchSize > 1000) throw new Error(`--batch-size takes 1 to 1000 (a batch's limit), not ${batchSize}`);
   const suite = await startSuite({
     placement: values['in-process-embedder'] ? 'in-process' : 'service',
     embeddingEnv: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: '512' },
@@ -59,7 +62,9 @@ async function main(): Promise<void> {
   });
   const batchedIngest = async (total: number) => {
     const t0 = performance.now();
-    for (let done = 0; done < total; done += 100) await client.post('/v1/memories', batch(Math.min(100, total - done)));
+    for (let done = 0; done < total; done += batchSize) {
+      await client.post('/v1/memories', batch(Math.min(batchSize, total - done)));
+    }
     return total / ((performance.now() - t0) / 1000);
   };
   const single = () => client.post('/store', { content: workload.memory(serial++), user_id: workload.randomUser() });
@@ -73,7 +78,7 @@ async function main(): Promise<void> {
     log(`single /store, ${writers} writers: ${many.throughput.toFixed(0)}/s (p50 ${many.p50} ms, p95 ${many.p95} ms)`);
     if (batchedTotal > 0) {
       const perSecond = await batchedIngest(batchedTotal);
-      log(`batched ingest (100/request), ${batchedTotal} memories: ${perSecond.toFixed(0)}/s`);
+      log(`batched ingest (${batchSize}/request), ${batchedTotal} memories: ${perSecond.toFixed(0)}/s`);
     }
   } finally {
     client.close();
