@@ -846,6 +846,10 @@ function configure(
   // write only after the WAL flush that follows it (GroupSync), so an acknowledged write survives a
   // crash of the process and of the machine, and writers arriving together share one flush.
   db.pragma('synchronous = NORMAL');
+  // Statement journals in memory: each write of a group commit runs in a savepoint, which first
+  // copies every page it changes into one (a few hundred KiB per write); beyond 64 KiB SQLite
+  // spilled it to a temporary file, one pwrite per page, for a copy that is discarded at RELEASE.
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   // Erasure (DESIGN §9): a deleted or rewritten row's bytes are zeroed, not left in free space.
   db.pragma('secure_delete = ON');

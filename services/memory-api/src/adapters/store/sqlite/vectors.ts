@@ -141,12 +141,7 @@ export class SqliteVectors {
 
   add(rowid: bigint, scope: string, vector: Float32Array): void {
     if (rowid >= BigInt(MAX_ROWID)) throw new Error(`rowid ${rowid} is past the vector keys' range (2^36)`);
-    const owner = this.sql(
-      `INSERT INTO ${this.table}_owners (scope, vectors) VALUES (?, 1)
-       ON CONFLICT (scope) DO UPDATE SET vectors = vectors + 1 RETURNING owner`,
-    )
-      .pluck()
-      .get(scope) as number;
+    const owner = this.countIn(scope);
     const { quantised, exact } = storedForms(vector);
     this.sql(`INSERT INTO ${this.table} (key, quantised) VALUES (? * ${OWNER_STRIDE} + ?, ?)`).run(
       owner,
@@ -161,13 +156,29 @@ export class SqliteVectors {
     );
   }
 
+  /**
+   * Counts one more vector for `scope` and answers its owner number. A read and then a plain
+   * UPDATE or INSERT, not an upsert with RETURNING: SQLite runs such a statement inside a statement
+   * savepoint, and every savepoint makes FTS5 flush its pending keyword entries to a segment of
+   * their own, so a batch's keyword index was written one memory at a time (and merged again).
+   */
+  private countIn(scope: string): number {
+    const known = this.owner(scope);
+    if (known) {
+      this.sql(`UPDATE ${this.table}_owners SET vectors = vectors + 1 WHERE owner = ?`).run(known.owner);
+      return known.owner;
+    }
+    return Number(this.sql(`INSERT INTO ${this.table}_owners (scope, vectors) VALUES (?, 1)`).run(scope).lastInsertRowid);
+  }
+
   /** Removes a memory's vector (nothing when it has none); an owner without vectors left goes. */
   remove(rowid: bigint, scope: string): void {
     const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
     if (removed.changes === 0) return;
-    const { owner, vectors } = this.sql(
-      `UPDATE ${this.table}_owners SET vectors = vectors - 1 WHERE scope = ? RETURNING owner, vectors`,
-    ).get(scope) as { owner: number; vectors: number };
+    const counted = this.owner(scope) as { owner: number; vectors: number };
+    const { owner } = counted;
+    const vectors = counted.vectors - 1;
+    this.sql(`UPDATE ${this.table}_owners SET vectors = ? WHERE owner = ?`).run(vectors, owner);
     this.sql(`DELETE FROM ${this.table} WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
     this.sql(`DELETE FROM ${this.table}_exact WHERE rowid = ?`).run(rowid);
     if (vectors === 0) this.sql(`DELETE FROM ${this.table}_owners WHERE owner = ?`).run(owner);

@@ -85,8 +85,8 @@ interface WaitingWrite {
  * is on its way to the disk could not be acknowledged by that flush anyway; instead of each such
  * write committing a transaction of its own (and rewriting the same index pages, keyword segment
  * and vector block into the WAL once per write), they wait for that flush to end and are applied
- * together in one transaction, each in a savepoint of its own, so one write that fails (a
- * duplicate, a stale version) is rolled back and refused alone while the others commit. Every
+ * together in one transaction; one write that fails (a duplicate, a stale version) is refused
+ * alone while the others commit (`applyGroup`). Every
  * write is acknowledged only after a flush begun after that transaction committed, as with
  * `GroupSync` alone: no acknowledged write is lost on a crash, and a write arriving while no flush
  * runs is applied at the end of the event loop's turn, with those that arrived in the same turn.
@@ -123,26 +123,15 @@ export class TransactionGroup {
     this.waiting = [];
     this.scheduled = false;
     const refused = new Map<WaitingWrite, unknown>();
+    let committed: WaitingWrite[];
     try {
-      this.database.transaction(() => {
-        for (const write of group) {
-          try {
-            this.database.savepoint(write.apply);
-          } catch (error) {
-            // An error SQLite answered by rolling the whole transaction back ends the group: the
-            // next writes must not run outside a transaction.
-            if (!this.database.inTransaction()) throw error;
-            refused.set(write, error);
-          }
-        }
-      });
+      committed = this.applyGroup(group, refused);
     } catch (error) {
       // The transaction itself failed (BEGIN or COMMIT): nothing of the group was written.
-      for (const write of group) write.reject(error);
+      for (const write of group) write.reject(refused.get(write) ?? error);
       return;
     }
     for (const [write, error] of refused) write.reject(error);
-    const committed = group.filter((write) => !refused.has(write));
     if (committed.length === 0) return;
     this.sync.afterCommit().then(
       () => {
@@ -152,5 +141,49 @@ export class TransactionGroup {
         for (const write of committed) write.reject(error);
       },
     );
+  }
+
+  /**
+   * Applies a group in one transaction and answers the writes it committed (a refused one is in
+   * `refused`); throws when the transaction itself failed. The writes run straight in the
+   * transaction first, without savepoints: a savepoint copies every page its write changes into a
+   * statement journal, and makes FTS5 flush its pending keyword entries into a segment of their own
+   * (merged again later), which cost a grouped single write about as much as all of its own
+   * statements. Only when a write throws is the transaction rolled back: that write is refused, and
+   * the others are applied again, each in a savepoint of its own, so one more failure is refused alone.
+   */
+  private applyGroup(group: readonly WaitingWrite[], refused: Map<WaitingWrite, unknown>): WaitingWrite[] {
+    let failed: { write: WaitingWrite; error: unknown } | undefined;
+    try {
+      this.database.transaction(() => {
+        for (const write of group) {
+          try {
+            write.apply();
+          } catch (error) {
+            failed = { write, error };
+            throw error;
+          }
+        }
+      });
+      return [...group];
+    } catch (error) {
+      if (!failed) throw error;
+    }
+    refused.set(failed.write, failed.error);
+    const rest = group.filter((write) => write !== failed?.write);
+    if (rest.length === 0) return [];
+    this.database.transaction(() => {
+      for (const write of rest) {
+        try {
+          this.database.savepoint(write.apply);
+        } catch (error) {
+          // An error SQLite answered by rolling the whole transaction back ends the group: the
+          // next writes must not run outside a transaction.
+          if (!this.database.inTransaction()) throw error;
+          refused.set(write, error);
+        }
+      }
+    });
+    return rest.filter((write) => !refused.has(write));
   }
 }
