@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     count('users'),
     count('batch-size'),
   ];
-  if (batchSize < 1 || batchSize > 1000) throw new Error(`--batch-size takes 1 to 1000 (a batch's limit), not ${batchSize}`);
+  if (batchSize < 1 || batchSize > 1000)
+    throw new Error(`--batch-size takes 1 to 1000 (a batch's limit), not ${batchSize}`);
   const suite = await startSuite({
     placement: values['in-process-embedder'] ? 'in-process' : 'service',
     embeddingEnv: { EMBEDDINGS_PROVIDER: 'builtin', EMBEDDINGS_DIM: '512' },

@@ -168,7 +168,9 @@ export class SqliteVectors {
       this.sql(`UPDATE ${this.table}_owners SET vectors = vectors + 1 WHERE owner = ?`).run(known.owner);
       return known.owner;
     }
-    return Number(this.sql(`INSERT INTO ${this.table}_owners (scope, vectors) VALUES (?, 1)`).run(scope).lastInsertRowid);
+    return Number(
+      this.sql(`INSERT INTO ${this.table}_owners (scope, vectors) VALUES (?, 1)`).run(scope).lastInsertRowid,
+    );
   }
 
   /** Removes a memory's vector (nothing when it has none); an owner without vectors left goes. */
