@@ -18,7 +18,7 @@ export interface SoftMatchSettings {
   candidates: number;
 }
 
-export const DEFAULT_SOFT_MATCH: SoftMatchSettings = { weight: 0.35, candidates: 50 };
+export const DEFAULT_SOFT_MATCH: SoftMatchSettings = { weight: 0.35, candidates: 100 };
 
 /**
  * Reorders `hits` (sorted best first) in place: each of the best `candidates` turns (`isTurn`)
