@@ -1,4 +1,4 @@
-import type { Embedder, SoftMatcher } from '@hindsight/embedding';
+import type { Embedder } from '@hindsight/embedding';
 import { createServiceApp } from '@hindsight/http';
 import type { Logger } from '@hindsight/logger';
 import { httpMetrics } from '@hindsight/metrics';
@@ -8,13 +8,10 @@ import { createMetrics, type EmbedderMetrics } from './metrics.ts';
 import { embedRoutes } from './routes/embed.ts';
 import { operationsRoutes } from './routes/health.ts';
 import { modelRoutes } from './routes/models.ts';
-import { softMatchRoutes } from './routes/soft-match.ts';
 
 export interface AppDeps {
   config: EmbedderConfig;
   embedder: Embedder;
-  /** Word-level soft matching (`POST /soft-match`) over the built-in word vectors; no route without it. */
-  softMatcher?: SoftMatcher;
   /** A pino logger to share; when absent Fastify makes one at LOG_LEVEL. */
   logger?: Logger;
   /** Metrics the embedder's cache/batcher already report to; a fresh set when absent. */
@@ -42,7 +39,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const provider = config.EMBEDDINGS_PROVIDER;
   await app.register(embedRoutes(embedder, limits, metrics, provider));
   await app.register(modelRoutes(embedder, limits, provider));
-  if (deps.softMatcher) await app.register(softMatchRoutes(deps.softMatcher, limits));
   await app.register(
     operationsRoutes({
       embedder,

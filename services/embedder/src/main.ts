@@ -1,4 +1,3 @@
-import { loadWordTable, WordSoftMatcher } from '@hindsight/embedding';
 import { closeApp, exitOnStartupFailure, stopOnSignals } from '@hindsight/http';
 import { createLogger } from '@hindsight/logger';
 import { Redis } from 'ioredis';
@@ -38,10 +37,7 @@ async function main(): Promise<void> {
     },
     'embedder ready',
   );
-  // The word vectors of the built-in model (installed with it whatever the provider): memory-api
-  // soft-matches conversation turns here instead of loading them itself.
-  const softMatcher = new WordSoftMatcher(loadWordTable({ cacheDir: config.EMBEDDINGS_WORD_TABLE_DIR }));
-  const app = await buildApp({ config, embedder, softMatcher, logger: log, metrics });
+  const app = await buildApp({ config, embedder, logger: log, metrics });
   await app.listen({ host: config.HOST, port: config.PORT });
 
   stopOnSignals(log, { timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, async ({ drainMs }) => {

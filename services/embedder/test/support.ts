@@ -1,4 +1,4 @@
-import { BuiltinEmbedder, type Embedder, type SoftMatcher } from '@hindsight/embedding';
+import { BuiltinEmbedder, type Embedder } from '@hindsight/embedding';
 import { createLogger, type Logger } from '@hindsight/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -11,23 +11,12 @@ export function testConfig(env: Record<string, string> = {}): EmbedderConfig {
 
 /** The real app around a real embedder; tests talk to it with `inject` or over a listening port. */
 export async function testApp(
-  options: {
-    env?: Record<string, string>;
-    embedder?: Embedder;
-    metrics?: EmbedderMetrics;
-    softMatcher?: SoftMatcher;
-  } = {},
+  options: { env?: Record<string, string>; embedder?: Embedder; metrics?: EmbedderMetrics } = {},
 ): Promise<{ app: FastifyInstance; embedder: Embedder; metrics: EmbedderMetrics }> {
   const config = testConfig(options.env);
   const embedder = options.embedder ?? new BuiltinEmbedder({ dimension: config.EMBEDDINGS_DIM });
   const metrics = options.metrics ?? createMetrics();
-  const app = await buildApp({
-    config,
-    embedder,
-    metrics,
-    readinessCacheMs: 0,
-    ...(options.softMatcher ? { softMatcher: options.softMatcher } : {}),
-  });
+  const app = await buildApp({ config, embedder, metrics, readinessCacheMs: 0 });
   return { app, embedder, metrics };
 }
 

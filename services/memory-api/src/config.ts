@@ -10,7 +10,6 @@ import { DEFAULT_DECAY } from './maintenance/decay.ts';
 import { DEFAULT_DIALOGUE_FOCUS } from './memory/dialogue-focus.ts';
 import { DEFAULT_RANKING } from './memory/ranking.ts';
 import { DEFAULT_REDUNDANCY } from './memory/redundancy.ts';
-import { DEFAULT_SOFT_MATCH } from './memory/soft-rerank.ts';
 
 // The defaults of ranking and decay live beside the code that uses them; the variables take them from there.
 
@@ -117,13 +116,6 @@ export const MemoryApiEnv = z
      */
     RANK_SPEAKER_MISMATCH: env.number(DEFAULT_DIALOGUE_FOCUS.speakerMismatch, 0, 1),
     RANK_DATE_MISMATCH: env.number(DEFAULT_DIALOGUE_FOCUS.dateMismatch, 0, 1),
-    /**
-     * Soft matching of conversation turns: the best RANK_SOFT_MATCH_CANDIDATES turns found are
-     * scored word by word in meaning (the built-in word vectors, in the embedder service or in
-     * process), and that score decides this share of their relevance (0 = off).
-     */
-    RANK_SOFT_MATCH_WEIGHT: env.number(DEFAULT_SOFT_MATCH.weight, 0, 1),
-    RANK_SOFT_MATCH_CANDIDATES: env.int(DEFAULT_SOFT_MATCH.candidates, 0, 500),
     /** BM25 of the keyword index: term-frequency saturation and length normalisation. */
     RANK_BM25_K1: env.number(DEFAULT_KEYWORD_RANKING.k1, 0),
     RANK_BM25_B: env.number(DEFAULT_KEYWORD_RANKING.b, 0, 1),

@@ -12,7 +12,6 @@ import { IdempotencyCache } from './adapters/redis/idempotency.ts';
 import { checkRedis, closeRedis, openProducerRedis, redisBacked } from './adapters/redis/outage.ts';
 import { RedisOwnerLock } from './adapters/redis/owner-lock.ts';
 import { RedisWorkingMemory } from './adapters/redis/working-memory.ts';
-import { createSoftMatcherFromConfig } from './adapters/soft-matcher.ts';
 import { createMemoryStore } from './adapters/store/create-store.ts';
 import type { MemoryApiConfig } from './config.ts';
 import { ApiKeys } from './http/api-keys.ts';
@@ -60,8 +59,6 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
     closers.push(() => closeRedis(redis));
     const rawEmbedder: Embedder = await createEmbedderFromConfig(config, log);
     closers.push(async () => rawEmbedder.close?.());
-    const soft = createSoftMatcherFromConfig(config, log);
-    if (soft) closers.push(() => soft.close());
     const rawStore = createMemoryStore(config, log);
     await rawStore.open({ model: rawEmbedder.model, dimension: rawEmbedder.dimension });
     closers.push(() => rawStore.close());
@@ -124,14 +121,12 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             categoryWeights: config.RANK_CATEGORY_WEIGHTS,
           },
           dialogueFocus: { speakerMismatch: config.RANK_SPEAKER_MISMATCH, dateMismatch: config.RANK_DATE_MISMATCH },
-          softMatch: { weight: config.RANK_SOFT_MATCH_WEIGHT, candidates: config.RANK_SOFT_MATCH_CANDIDATES },
           redundancy: { duplicateOverlap: config.RANK_DUPLICATE_OVERLAP, restateOverlap: config.RANK_RESTATE_OVERLAP },
         },
         guard,
         lock,
         log,
         session: hindsight.sessionSearch,
-        ...(soft ? { softMatcher: soft.matcher } : {}),
         working: hindsight.sessions,
         decay: { ...DEFAULT_DECAY, retentionDays: config.ARCHIVE_RETENTION_DAYS },
       }),

@@ -48,8 +48,6 @@ export {
 export { GuardedEmbedder, type GuardedEmbedderOptions } from './resilience/guarded-embedder.ts';
 export { type RetryOptions, withRetries } from './resilience/retry.ts';
 export { checkEmbeddingEnv, EmbeddingEnv, providerSettingsFromEnv } from './settings.ts';
-export type { SoftMatcher, SoftMatchRequest } from './soft-match/port.ts';
-export { DEFAULT_WORD_MATCH, type WordMatchSettings, WordSoftMatcher } from './soft-match/word-matcher.ts';
 export {
   CachedEmbedder,
   type CachedEmbedderOptions,

@@ -1,4 +1,4 @@
-import type { Embedder, SoftMatcher } from '@hindsight/embedding';
+import type { Embedder } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import {
   type MemoryRecord,
@@ -19,7 +19,6 @@ import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
 import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
-import { type SoftMatchSettings, softRerank } from './soft-rerank.ts';
 import type { CandidateSet, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
 
@@ -34,8 +33,6 @@ export interface SearchSettings {
   /** `min_score` when a request does not send one: results below it are not relevant. */
   minScore: number;
   queryEmbedding: QueryEmbeddingSettings;
-  /** Word-level soft matching of the best conversation turns (with a `softMatcher`). */
-  softMatch: SoftMatchSettings;
 }
 
 /** Candidates from outside the long-term store (a session's working memory), already scored. */
@@ -54,8 +51,6 @@ export interface SearchDeps {
   settings: SearchSettings;
   log: Logger;
   session?: ExtraCandidateSource;
-  /** Scores turns word by word in meaning (the embedder's word vectors); without it turns keep their order. */
-  softMatcher?: SoftMatcher;
   /** Called off the hot path with the ids that were returned. */
   onReturned?: (tenant: string, ids: string[]) => void;
 }
@@ -176,19 +171,6 @@ async function searchMemories(
       rescored = true;
     }
     if (rescored) sortByScore(hits);
-  }
-  if (deps.softMatcher) {
-    const turnIds = new Set(records.filter(isSessionTurn).map((r) => r.id));
-    await softRerank(
-      request.query,
-      hits,
-      (hit) => turnIds.has(hit.id),
-      deps.softMatcher,
-      deps.settings.softMatch,
-      deadline,
-      deps.log,
-    );
-    sortByScore(hits);
   }
 
   const relevant = hits.filter((h) => h.score >= minScore);

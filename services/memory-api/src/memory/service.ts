@@ -1,4 +1,4 @@
-import type { Embedder, SoftMatcher } from '@hindsight/embedding';
+import type { Embedder } from '@hindsight/embedding';
 import type { DecayResult } from '@hindsight/jobs';
 import type { Logger } from '@hindsight/logger';
 import type {
@@ -79,8 +79,6 @@ export interface MemoryServiceDeps {
   lock: OwnerLock;
   log: Logger;
   session?: ExtraCandidateSource;
-  /** Word-level soft matching of conversation turns on the read path (search.ts). */
-  softMatcher?: SoftMatcher;
   /** Receives `memory_type: "working"` writes. */
   working?: WorkingNoteWriter;
   decay: DecaySettings;
@@ -106,7 +104,6 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     log: deps.log,
     onReturned,
     ...(deps.session ? { session: deps.session } : {}),
-    ...(deps.softMatcher ? { softMatcher: deps.softMatcher } : {}),
   };
   const manage: ManageDeps = { store: deps.store, embedder: deps.embedder, guard: deps.guard, lock: deps.lock };
   return {

@@ -10,7 +10,6 @@ import { DEFAULT_DIALOGUE_FOCUS } from '../../src/memory/dialogue-focus.ts';
 import { DEFAULT_RANKING } from '../../src/memory/ranking.ts';
 import { DEFAULT_REDUNDANCY } from '../../src/memory/redundancy.ts';
 import { createSearch } from '../../src/memory/search.ts';
-import { DEFAULT_SOFT_MATCH } from '../../src/memory/soft-rerank.ts';
 import type { MemoryStore } from '../../src/memory/store-port.ts';
 import { makeRecord } from '../support/records.ts';
 
@@ -49,7 +48,6 @@ const settings = {
   candidateFactor: 4,
   minScore: 0,
   queryEmbedding: { timeoutMs: 2000, cooldownMs: 0 },
-  softMatch: DEFAULT_SOFT_MATCH,
 };
 const request = (query: string) => SearchRequest.parse({ query, user_id: 'u1' });
 

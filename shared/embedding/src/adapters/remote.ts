@@ -2,7 +2,6 @@ import { Agent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { DependencyUnavailableError } from '@hindsight/errors';
 import type { Embedder } from '../port.ts';
-import type { SoftMatcher, SoftMatchRequest } from '../soft-match/port.ts';
 import { decodeVectorBase64 } from '../vector.ts';
 import { validateVectors } from './validate.ts';
 
@@ -25,7 +24,7 @@ interface ModelInfo {
  * base64 form, model and dimension learned from `GET /models`. The service's answers carry their
  * model; one that changed under a running client is an error, never silently mixed vectors.
  */
-export class RemoteEmbedder implements Embedder, SoftMatcher {
+export class RemoteEmbedder implements Embedder {
   private info: ModelInfo | undefined;
   private readonly baseUrl: string;
   private readonly origin: URL;
@@ -102,21 +101,6 @@ export class RemoteEmbedder implements Embedder, SoftMatcher {
     if (texts.length === 0) return 0;
     const body = (await this.call('POST', '/forget', { texts })) as { forgotten?: unknown };
     return typeof body.forgotten === 'number' ? body.forgotten : 0;
-  }
-
-  /** Word-level soft matching where the word vectors live (`POST /soft-match`, see soft-match/). */
-  async softScores(request: SoftMatchRequest): Promise<number[]> {
-    if (request.texts.length === 0) return [];
-    const body = (await this.call('POST', '/soft-match', request)) as { scores?: unknown };
-    const scores = body.scores;
-    if (
-      !Array.isArray(scores) ||
-      scores.length !== request.texts.length ||
-      !scores.every((s) => typeof s === 'number' && Number.isFinite(s))
-    ) {
-      throw new DependencyUnavailableError('embedder', `${this.baseUrl}/soft-match answered an unexpected body`);
-    }
-    return scores as number[];
   }
 
   private known(): ModelInfo {
