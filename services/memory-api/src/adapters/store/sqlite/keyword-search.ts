@@ -250,7 +250,7 @@ export class SqliteKeywordIndex {
       scored.add(this.matching(step, 'all'));
       read += postings;
       next += step.length;
-      if (next < order.length && scored.reaches(k, scorer.ceiling(order.slice(next)))) return scored.best(k);
+      if (next < order.length && scorer.ceiling(order.slice(next)) <= scored.kthScore(k)) return scored.best(k);
     }
     if (next < order.length) {
       // The terms left are common among the owner's memories: the newest memories holding all of
@@ -462,15 +462,15 @@ class MatchReader {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
     const rows = this.rowsOf.all(JSON.stringify(unseen), ...this.params) as Array<{ id: string; terms: string }>;
-    return rows.map(({ id, terms }) => this.countTerms(id, terms));
+    return rows.map(({ id, terms }) => ({ id, ...this.countTerms(terms) }));
   }
 
   /** The new matches among `rowids`, counted, filters not checked yet. */
-  count(rowids: readonly number[]): Array<CountedKeywordMatch<number>> {
+  count(rowids: readonly number[]): Array<{ rowid: number } & Omit<CountedKeywordMatch, 'id'>> {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
     const rows = this.termsOf.all(JSON.stringify(unseen)) as Array<{ rowid: number; terms: string }>;
-    return rows.map(({ rowid, terms }) => this.countTerms(rowid, terms));
+    return rows.map(({ rowid, terms }) => ({ rowid, ...this.countTerms(terms) }));
   }
 
   /** The ids of those of `rowids` whose memories pass the search's filters. */
@@ -489,8 +489,7 @@ class MatchReader {
    * A match's query terms counted from its entry, as `rankKeywordMatches` counts them: context
    * terms weigh `contextWeight` in the frequencies and in the length.
    */
-  // Built field by field: an object spread or rest costs microseconds per match on Node 20.
-  private countTerms<Id>(id: Id, terms: string): CountedKeywordMatch<Id> {
+  private countTerms(terms: string): Omit<CountedKeywordMatch, 'id'> {
     const frequencies = new Map<string, number>();
     let length = 0;
     const mark = CONTEXT_MARK.charCodeAt(0);
@@ -499,12 +498,12 @@ class MatchReader {
       const query = this.wanted.get(token);
       if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + query.weight);
     }
-    return { id, frequencies, length };
+    return { frequencies, length };
   }
 }
 
-/** Matches checked against the filters in one read beyond those the top k still needs. */
-const CHECK_MARGIN = 8;
+/** Checked in one read at first: the matches that may reach the top k, and a few more. */
+const FIRST_CHECKED = 16;
 
 /**
  * The matches a stepwise search has read, scored on every query term as they are read; their
@@ -513,7 +512,7 @@ const CHECK_MARGIN = 8;
 class ScoredMatches {
   private readonly kept: Array<{ rowid: number; score: number }> = [];
   private sorted = true;
-  /** Matches checked against the filters: the id of one that passes, undefined otherwise. */
+  /** Matches checked against the filters, best first: the id of one that passes, undefined otherwise. */
   private readonly checked = new Map<number, string | undefined>();
 
   constructor(
@@ -522,10 +521,10 @@ class ScoredMatches {
   ) {}
 
   add(rowids: readonly number[]): void {
-    for (const match of this.reader.count(rowids)) {
-      const score = this.scorer.score(match);
+    for (const { rowid, ...counted } of this.reader.count(rowids)) {
+      const score = this.scorer.score(counted);
       if (score > 0) {
-        this.kept.push({ rowid: match.id, score });
+        this.kept.push({ rowid, score });
         this.sorted = false;
       }
     }
@@ -536,27 +535,23 @@ class ScoredMatches {
     return this.best(k).length >= k;
   }
 
-  /**
-   * Whether k of the matches read that pass the filters score at least `score` (or `score` is 0).
-   * The matches are checked only when k of them score that much before filtering.
-   */
-  reaches(k: number, score: number): boolean {
-    // Nothing unread can score above 0, and a match scoring 0 is no match.
-    if (score <= 0) return true;
-    this.sort();
-    if ((this.kept[k - 1]?.score ?? 0) < score) return false;
+  /** The k-th best score of the matches read that pass the filters, 0 while fewer than k do. */
+  kthScore(k: number): number {
     const best = this.best(k);
-    return best.length >= k && (best[k - 1]?.score ?? 0) >= score;
+    return best.length < k ? 0 : (best[k - 1]?.score ?? 0);
   }
 
   /** The k best matches read that pass the filters. */
   best(k: number): Candidate[] {
-    this.sort();
+    if (!this.sorted) {
+      this.kept.sort((a, b) => b.score - a.score);
+      this.sorted = true;
+    }
     const best: Candidate[] = [];
-    for (let at = 0, margin = CHECK_MARGIN; at < this.kept.length && best.length < k; margin *= 2) {
-      const end = Math.min(this.kept.length, at + (k - best.length) + margin);
+    let batch = Math.max(2 * k, FIRST_CHECKED);
+    for (let at = 0; at < this.kept.length && best.length < k; ) {
       const unchecked: number[] = [];
-      for (let i = at; i < end; i++) {
+      for (let i = at; i < this.kept.length && unchecked.length < batch; i++) {
         const { rowid } = this.kept[i] as { rowid: number };
         if (!this.checked.has(rowid)) unchecked.push(rowid);
       }
@@ -564,18 +559,14 @@ class ScoredMatches {
         const passing = this.reader.passing(unchecked);
         for (const rowid of unchecked) this.checked.set(rowid, passing.get(rowid));
       }
-      for (; at < end && best.length < k; at++) {
+      for (; at < this.kept.length && best.length < k; at++) {
         const { rowid, score } = this.kept[at] as { rowid: number; score: number };
+        if (!this.checked.has(rowid)) break;
         const id = this.checked.get(rowid);
         if (id !== undefined) best.push({ id, score });
       }
+      batch *= 2;
     }
     return best;
-  }
-
-  private sort(): void {
-    if (this.sorted) return;
-    this.kept.sort((a, b) => b.score - a.score);
-    this.sorted = true;
   }
 }
