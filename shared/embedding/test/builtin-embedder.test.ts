@@ -105,41 +105,47 @@ describe('BuiltinEmbedder', () => {
     expect(await digest(64)).toBe('ec82392acef836e7168feaedef2f9420bf70657ca7fafcd7a3c04ad17543d38c');
   });
 
-  it('still computes builtin-v4 exactly as before, so stores built with it open unchanged', async () => {
-    // Digests of the vectors of release b727e31 (answer kinds without WordNet), at two dimensions.
-    const texts = [
-      'What does her spouse do for a living?',
-      '她有宠物吗？',
-      'Hannah takes tablets for high blood pressure.',
-    ];
-    const digest = (dimension: number) => vectorsDigest({ dimension, features: V4_FEATURES, wordTable }, texts);
-    expect(await digest(512)).toBe('915ced094e1d6eed2b0742802160f3aa6c120fccbc1cdadac482681b8cbee000');
-    expect(await digest(64)).toBe('16440ce68c3726a74afbd37a0d962d410f2f12d8882b647995d846c881586e8d');
-  });
+  // Digests of each pinned release's vectors at two dimensions: a store built with it opens unchanged.
+  const pinnedReleases = [
+    {
+      // Digests of the vectors of release b727e31 (answer kinds without WordNet), at two dimensions.
+      model: 'builtin-v4',
+      features: V4_FEATURES,
+      texts: ['What does her spouse do for a living?', '她有宠物吗？', 'Hannah takes tablets for high blood pressure.'],
+      digest512: '915ced094e1d6eed2b0742802160f3aa6c120fccbc1cdadac482681b8cbee000',
+      digest64: '16440ce68c3726a74afbd37a0d962d410f2f12d8882b647995d846c881586e8d',
+    },
+    {
+      // Digests of the vectors of release 21e6f92 (v5: WordNet answer kinds, question phrases), at two dimensions.
+      model: 'builtin-v5',
+      features: V5_FEATURES,
+      texts: ['When was she born?', '她哪天出生的？', 'Where is his home? He quit smoking and studied law at college.'],
+      digest512: '37a7104a2a361c0c66b6f5d2ac86da5a0ba9b5820e25a933b227d215a01cc6b0',
+      digest64: 'a4e654978aa3d142d1b535602a73f6e17c3c3bbec8cde827a4fa1c9e219a9ed1',
+    },
+    {
+      // Digests of the vectors of release 49875f0 (v6: birthday, education, residence, pastime, smoking), at two dimensions.
+      model: 'builtin-v6',
+      features: V6_FEATURES,
+      texts: [
+        'Does he use tobacco?',
+        '她是做什么工作的？',
+        'She takes tablets and uses a standing desk; she went to Leeds.',
+      ],
+      digest512: '5e8a41f0df307ad1de40c2b34aef1ddea9e6559e8f4a38755640ddeb63918572',
+      digest64: 'd68ea7b1a71d77fcfbdac8745ab6adcc4f698dc78261eeee2454487669b5411a',
+    },
+  ];
 
-  it('still computes builtin-v5 exactly as before, so stores built with it open unchanged', async () => {
-    // Digests of the vectors of release 21e6f92 (v5: WordNet answer kinds, question phrases), at two dimensions.
-    const texts = [
-      'When was she born?',
-      '她哪天出生的？',
-      'Where is his home? He quit smoking and studied law at college.',
-    ];
-    const digest = (dimension: number) => vectorsDigest({ dimension, features: V5_FEATURES, wordTable }, texts);
-    expect(await digest(512)).toBe('37a7104a2a361c0c66b6f5d2ac86da5a0ba9b5820e25a933b227d215a01cc6b0');
-    expect(await digest(64)).toBe('a4e654978aa3d142d1b535602a73f6e17c3c3bbec8cde827a4fa1c9e219a9ed1');
-  });
-
-  it('still computes builtin-v6 exactly as before, so stores built with it open unchanged', async () => {
-    // Digests of the vectors of release 49875f0 (v6: birthday, education, residence, pastime, smoking), at two dimensions.
-    const texts = [
-      'Does he use tobacco?',
-      '她是做什么工作的？',
-      'She takes tablets and uses a standing desk; she went to Leeds.',
-    ];
-    const digest = (dimension: number) => vectorsDigest({ dimension, features: V6_FEATURES, wordTable }, texts);
-    expect(await digest(512)).toBe('5e8a41f0df307ad1de40c2b34aef1ddea9e6559e8f4a38755640ddeb63918572');
-    expect(await digest(64)).toBe('d68ea7b1a71d77fcfbdac8745ab6adcc4f698dc78261eeee2454487669b5411a');
-  });
+  it.each(pinnedReleases)(
+    'still computes $model exactly as before, so stores built with it open unchanged',
+    async (release) => {
+      const digest = (dimension: number) =>
+        vectorsDigest({ dimension, features: release.features, wordTable }, release.texts);
+      expect(await digest(512)).toBe(release.digest512);
+      expect(await digest(64)).toBe(release.digest64);
+    },
+  );
 
   it('weighs a light verb (use, take, go, make) shared with the wrong fact less than builtin-v6 did', async () => {
     const v6 = new BuiltinEmbedder({ features: V6_FEATURES, wordTable });
