@@ -8,6 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/adapters/store/sqlite/migrations.ts';
 import { PooledSqliteStore } from '../../../src/adapters/store/sqlite/pooled-store.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
+import {
+  type Neighbour,
+  preparedOnce,
+  SqliteVectors,
+  storedForms,
+  vectorTablesDefinition,
+} from '../../../src/adapters/store/sqlite/vectors.ts';
 import { makeRecord } from '../../support/records.ts';
 
 const DIMENSION = 64;
@@ -152,6 +159,47 @@ describe('sqlite k-NN over binary codes rescored with the exact vectors', () => 
     const manyOwners = await bytes(join(dir, 'many.db'), (i) => `user-${i}`);
     expect(manyOwners).toBeLessThan(oneOwner * 1.5);
   });
+});
+
+describe('sqlite k-NN of a small owner: int8 cosine in WebAssembly', () => {
+  it.each([64, 100])(
+    'ranks an owner as sqlite-vec ranks its int8 vectors, with the same distances (%i-d)',
+    (dimension) => {
+      const db = new Database(path);
+      sqliteVec.load(db);
+      db.exec(vectorTablesDefinition('memory_vectors'));
+      const vectors = new SqliteVectors(preparedOnce(db), 'memory_vectors', dimension);
+      const random = seededRandom(dimension);
+      const vector = () => Float32Array.from({ length: dimension }, () => random() * 2 - 1);
+      // Two owners interleaved; one memory holds a zero vector (its distance is undefined: NULL in SQL).
+      db.transaction(() => {
+        for (let rowid = 1; rowid <= 600; rowid++) {
+          const stored = rowid === 77 ? new Float32Array(dimension) : vector();
+          vectors.add(BigInt(rowid), rowid % 3 === 0 ? 'other' : 'owner', stored);
+        }
+      })();
+      const owner = db.prepare("SELECT owner FROM memory_vectors_owners WHERE scope = 'owner'").pluck().get();
+      const bySqliteVec = db.prepare(
+        `SELECT key - @owner * 68719476736 AS rowid,
+           vec_distance_cosine(vec_int8(quantised), vec_int8(@query)) AS distance
+         FROM memory_vectors WHERE key >= @owner * 68719476736 AND key < (@owner + 1) * 68719476736
+         ORDER BY distance, key LIMIT @n`,
+      );
+      try {
+        for (const n of [1, 26, 400, 500]) {
+          const query = vector();
+          const expected = (bySqliteVec.all({ owner, query: storedForms(query).quantised, n }) as Neighbour[]).map(
+            ({ rowid, distance }) => ({ rowid, distance: distance ?? Number.NaN }),
+          );
+          expect(expected).toHaveLength(Math.min(n, 400));
+          expect(expected[0]).toEqual({ rowid: 77, distance: Number.NaN });
+          expect(vectors.nearest('owner', query, n)).toEqual(expected);
+        }
+      } finally {
+        db.close();
+      }
+    },
+  );
 });
 
 describe("sqlite k-NN of a large owner: each read connection's codes in memory", () => {

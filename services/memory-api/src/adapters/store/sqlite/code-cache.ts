@@ -11,24 +11,12 @@
  * owner's codes again when a memory went (the count no longer adds up). A memory whose vector was
  * rewritten in place keeps its old code until the owner's codes are read again.
  */
-
-/** The WebAssembly globals used here (the project's lib declares none: no DOM types). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+import { I32, I64, oneFunctionModule, uleb, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
 
 /** Bytes of one code (1,024 bits). */
 export const CODE_BYTES = 128;
 /** Bytes of codes (and their distances) one connection keeps, over every owner it holds. */
 const CACHE_BUDGET_BYTES = 48 * 2 ** 20;
-const PAGE = 65536;
 
 /** The codes of one owner, as read from the file, and what they were read under. */
 export interface OwnerCodes {
@@ -47,15 +35,8 @@ export interface OwnerCodes {
  * popcnt, add).
  */
 function hammingModule(): object {
-  const bytes: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  const section = (id: number, content: number[]) => bytes.push(id, ...uleb(content.length), ...content);
-  const name = (text: string) => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
-  section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]);
-  section(2, [0x01, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]);
-  section(3, [0x01, 0x00]);
-  section(7, [0x01, ...name('hamming'), 0x00, 0x00]);
   // Locals: 0 codes, 1 query, 2 count, 3 out (params); 4 i, 5 code pointer; 6..21 query words.
-  const code: number[] = [0x02, 0x02, 0x7f, 0x10, 0x7e];
+  const code: number[] = [];
   const load64 = (offset: number) => [0x29, 0x03, ...uleb(offset)];
   for (let j = 0; j < 16; j++) code.push(0x20, 0x01, ...load64(j * 8), 0x21, 6 + j);
   code.push(0x20, 0x00, 0x21, 0x05);
@@ -70,21 +51,16 @@ function hammingModule(): object {
   code.push(0xa7, 0x36, 0x02, 0x00);
   code.push(0x20, 0x05, 0x41, 0x80, 0x01, 0x6a, 0x21, 0x05);
   code.push(0x20, 0x04, 0x41, 0x01, 0x6a, 0x21, 0x04);
-  code.push(0x0c, 0x00, 0x0b, 0x0b, 0x0b);
-  section(10, [0x01, ...uleb(code.length), ...code]);
-  return new wasm.Module(Uint8Array.from(bytes));
-}
-
-function uleb(value: number): number[] {
-  const out: number[] = [];
-  let v = value;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
+  code.push(0x0c, 0x00, 0x0b, 0x0b);
+  return oneFunctionModule(
+    'hamming',
+    4,
+    [
+      [2, I32],
+      [16, I64],
+    ],
+    code,
+  );
 }
 
 let compiled: object | undefined;
@@ -111,8 +87,8 @@ class CachedOwner {
 
   /** Adds codes (rowids ascending, after every rowid held). */
   append(rowids: readonly number[], codes: Uint8Array): void {
-    const needed = pagesFor(this.rowids.length + rowids.length) * PAGE;
-    if (needed > this.memory.buffer.byteLength) this.memory.grow((needed - this.memory.buffer.byteLength) / PAGE);
+    const needed = pagesFor(this.rowids.length + rowids.length) * WASM_PAGE;
+    if (needed > this.memory.buffer.byteLength) this.memory.grow((needed - this.memory.buffer.byteLength) / WASM_PAGE);
     new Uint8Array(this.memory.buffer).set(codes, CODE_BYTES * (1 + this.rowids.length));
     for (const rowid of rowids) this.rowids.push(rowid);
   }
@@ -148,7 +124,7 @@ class CachedOwner {
 
 /** Pages holding the query, `codes` codes and their distances. */
 function pagesFor(codes: number): number {
-  return Math.max(1, Math.ceil((CODE_BYTES * (codes + 1) + 4 * codes) / PAGE));
+  return Math.max(1, Math.ceil((CODE_BYTES * (codes + 1) + 4 * codes) / WASM_PAGE));
 }
 
 /** What the file says an owner holds now: read before every search of a large owner. */

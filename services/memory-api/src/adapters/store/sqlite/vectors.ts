@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import type { Database, Statement } from 'better-sqlite3';
 import { CODE_BYTES, CodeCache } from './code-cache.ts';
+import { Int8Block } from './int8-scan.ts';
 
 /**
  * Vector storage of the embedded store, in plain tables whose bytes grow with the memories alone,
@@ -8,7 +9,8 @@ import { CODE_BYTES, CodeCache } from './code-cache.ts';
  * ~265 KB for an owner of one memory), where one owner's vectors sit together:
  *
  * - `<table>`: per memory, its vector as int8, scaled by the inverse of its largest coordinate
- *   (cosine ignores scale), ranked by sqlite-vec's int8 cosine in C. Its integer key is the
+ *   (cosine ignores scale), ranked by int8 cosine (int8-scan.ts for a small owner's, sqlite-vec's
+ *   in C for a large owner's candidates). Its integer key is the
  *   owner's number times 2^36 plus the memory's rowid, so an owner's rows are one contiguous
  *   range of the table's b-tree: a k-NN reads only its owner's pages (the float32 blocks of
  *   schema 6 packed consecutive rowids, so each candidate read a 16 KB block shared with other
@@ -52,7 +54,8 @@ const CODE_CANDIDATE_FACTOR = 2;
 /** What `nearest` and `rescore` do for an owner of `vectors` memories asked for `n` (the bench prints it). */
 export function nearestMethod(vectors: number, n: number): string {
   const rescored = `the first ${n} rescored with the exact (int16) vectors`;
-  if (vectors <= INT8_SCAN_LIMIT) return `int8 cosine over all ${vectors} vectors, ${rescored}`;
+  if (vectors <= INT8_SCAN_LIMIT)
+    return `int8 cosine (SIMD dot products in WebAssembly) over all ${vectors} vectors, ${rescored}`;
   const candidates = Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR);
   return `${CODE_BITS}-bit codes by Hamming distance (popcount in WebAssembly over all ${vectors}, kept in memory per connection) pick ${candidates} candidates, int8 cosine ranks them, ${rescored}`;
 }
@@ -116,6 +119,8 @@ export class SqliteVectors {
   private readonly coder: BinaryCoder;
   /** Large owners' codes, kept by this connection (code-cache.ts). */
   private readonly codes: CodeCache;
+  /** Where a small owner's int8 vectors are ranked (int8-scan.ts). */
+  private readonly scan: Int8Block;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -123,6 +128,7 @@ export class SqliteVectors {
     private readonly dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
+    this.scan = new Int8Block(dimension);
     this.codes = new CodeCache({
       codesAfter: (scope, after) => {
         const rows = this.sql(
@@ -196,12 +202,15 @@ export class SqliteVectors {
     if (owner === undefined || n <= 0) return [];
     const query = storedForms(vector).quantised;
     if (owner.vectors <= INT8_SCAN_LIMIT) {
-      return this.sql(
-        `SELECT key - @owner * ${OWNER_STRIDE} AS rowid,
-           vec_distance_cosine(vec_int8(quantised), vec_int8(@query)) AS distance
-         FROM ${this.table} WHERE key >= @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}
-         ORDER BY distance, key LIMIT @n`,
-      ).all({ owner: owner.owner, query, n }) as Neighbour[];
+      // One value for all the owner's vectors (not a Buffer per row), ranked in WebAssembly.
+      const { rowids, vectors } = this.sql(
+        `SELECT json_group_array(key - @owner * ${OWNER_STRIDE}) AS rowids,
+           CAST(group_concat(quantised, '') AS BLOB) AS vectors
+         FROM ${this.table} WHERE key >= @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}`,
+      ).get({ owner: owner.owner }) as { rowids: string; vectors: Buffer | null };
+      if (vectors === null) return [];
+      this.scan.load(JSON.parse(rowids) as number[], vectors);
+      return this.scan.nearest(new Int8Array(query.buffer, query.byteOffset, query.length), n);
     }
     const highest = this.sql(`SELECT max(rowid) FROM ${this.table}_codes WHERE scope = ?`).pluck().get(scope) as number;
     const candidates = this.codes.nearest(
