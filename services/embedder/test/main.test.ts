@@ -74,7 +74,7 @@ describe('embedder service as a real child process (tsx src/main.ts)', () => {
       });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { model: string; dim: number; vectors: string[] };
-      expect(body).toMatchObject({ model: 'builtin-v7-96', dim: 96 });
+      expect(body).toMatchObject({ model: 'builtin-v8-96', dim: 96 });
       expect(Buffer.from(body.vectors[1] as string, 'base64').byteLength).toBe(96 * 4);
       expect(await redis.keys(`${prefix}*`)).toHaveLength(2);
       expect((await fetch(`${base}/ready`)).status).toBe(200);

@@ -8,6 +8,7 @@ import {
   V5_FEATURES,
   V6_FEATURES,
   V7_FEATURES,
+  V8_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -15,13 +16,15 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v7` (default: v6 with the light verbs left out of the
+ * The built-in models by name: `builtin-v8` (default: v7 with seven more answer kinds, inflections
+ * of listed words and more question phrases), `builtin-v7` (v6 with the light verbs left out of the
  * word-vector block), `builtin-v6` (v5 with birthday, education, residence,
  * pastime and smoking answer kinds), `builtin-v5` (v4 with more answer kinds, their members also
  * found under WordNet hypernyms), `builtin-v4` (v3 + answer kinds + Chinese word vectors),
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
 export const BUILTIN_MODELS = [
+  'builtin-v8',
   'builtin-v7',
   'builtin-v6',
   'builtin-v5',
@@ -32,6 +35,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
+  'builtin-v8': V8_FEATURES,
   'builtin-v7': V7_FEATURES,
   'builtin-v6': V6_FEATURES,
   'builtin-v5': V5_FEATURES,
@@ -76,7 +80,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v7'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v8'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

@@ -17,6 +17,7 @@ export {
   V5_FEATURES,
   V6_FEATURES,
   V7_FEATURES,
+  V8_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -14,6 +14,7 @@ import {
   V4_FEATURES,
   V5_FEATURES,
   V6_FEATURES,
+  V7_FEATURES,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
@@ -63,8 +64,9 @@ describe('BuiltinEmbedder', () => {
   };
 
   it('encodes algorithm version and dimension in the model name', () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v7-256');
-    expect(embedder.model).toBe('builtin-v7-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v8-256');
+    expect(embedder.model).toBe('builtin-v8-512');
+    expect(new BuiltinEmbedder({ features: V7_FEATURES }).model).toBe('builtin-v7-512');
     expect(new BuiltinEmbedder({ features: V6_FEATURES }).model).toBe('builtin-v6-512');
     expect(new BuiltinEmbedder({ features: V5_FEATURES }).model).toBe('builtin-v5-512');
     expect(new BuiltinEmbedder({ features: V4_FEATURES }).model).toBe('builtin-v4-512');
@@ -75,7 +77,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v7x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v8x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });
@@ -135,6 +137,18 @@ describe('BuiltinEmbedder', () => {
       digest512: '5e8a41f0df307ad1de40c2b34aef1ddea9e6559e8f4a38755640ddeb63918572',
       digest64: 'd68ea7b1a71d77fcfbdac8745ab6adcc4f698dc78261eeee2454487669b5411a',
     },
+    {
+      // Digests of the vectors of release 40f1c1d (v7: light verbs out of the word-vector block), at two dimensions.
+      model: 'builtin-v7',
+      features: V7_FEATURES,
+      texts: [
+        'Where did he grow up?',
+        '她是哪里人？',
+        'Greta sleeps badly, had knee surgery and runs; she is lactose intolerant.',
+      ],
+      digest512: '7be57666948ec5448fd1a8d5786654b48c61ccc6675ad609035f2c3cd84a5c11',
+      digest64: '3aa6415eca29cc832c7b889b7fb97f251ba480f74815550a139a1c873e2340ae',
+    },
   ];
 
   it.each(pinnedReleases)(
@@ -146,6 +160,52 @@ describe('BuiltinEmbedder', () => {
       expect(await digest(64)).toBe(release.digest64);
     },
   );
+
+  it('meets a question about sleep, surgery, eyesight, dairy, herbs, a team, an aim or a hometown, or a fact naming an inflected member, with its fact better than builtin-v7 did', async () => {
+    const v7 = new BuiltinEmbedder({ features: V7_FEATURES, wordTable });
+    // Each question, its fact, and a fact about something else.
+    const cases: Array<[string, string, string]> = [
+      ['Does he suffer from insomnia?', 'He sleeps poorly and wakes at 3 a.m.', 'He works as a baker.'],
+      ['Has she ever had an operation?', 'She had hip surgery in 2019.', 'She plays the violin.'],
+      ['Does he have poor eyesight?', 'He wears glasses to drive.', 'He has two sisters.'],
+      ['Can she drink milk?', 'She is lactose intolerant.', 'She is afraid of spiders.'],
+      ['Which herb does he hate?', 'He cannot stand parsley.', 'He hates flying.'],
+      ['Which team does he follow?', 'He supports Liverpool.', 'He is a nurse.'],
+      ['Which football club does she support?', 'She has a season ticket for Celtic.', 'She has a cat.'],
+      ['What are his ambitions?', 'He wants to open a bike shop one day.', 'He drives a van.'],
+      ['Where did she grow up?', 'She spent her childhood in Dublin.', 'She works in a bank.'],
+      ['她是哪里人？', '她老家在山东。', '她喜欢喝咖啡。'],
+      // Members named in another form than listed: a plural, a verb's -s form, a Chinese verb glossed "to run".
+      ['Does he have any pets?', 'He keeps three rabbits in the garden.', 'He is a teacher.'],
+      ['How does she keep fit?', 'She runs ten kilometres on Sundays.', 'She reads before bed.'],
+      ['他怎么锻炼？', '他每天跑步。', '他喜欢喝茶。'],
+    ];
+    const margin = async (model: BuiltinEmbedder, [question, answer, other]: [string, string, string]) => {
+      const [q, a, o] = (await model.embed([question, answer, other])) as Float32Array[];
+      return cosine(q as Float32Array, a as Float32Array) - cosine(q as Float32Array, o as Float32Array);
+    };
+    for (const c of cases) {
+      const v8Margin = await margin(embedder, c);
+      expect(v8Margin, c[0]).toBeGreaterThan(0);
+      expect(v8Margin, c[0]).toBeGreaterThan((await margin(v7, c)) + 0.05);
+    }
+  });
+
+  it('does not give a word the kinds of a listed word it only resembles: "caring" is not "car", "run" is not "running"', async () => {
+    const v7 = new BuiltinEmbedder({ features: V7_FEATURES, wordTable });
+    const similarity = async (model: BuiltinEmbedder, a: string, b: string) => {
+      const [x, y] = (await model.embed([a, b])) as Float32Array[];
+      return cosine(x as Float32Array, y as Float32Array);
+    };
+    for (const [question, fact] of [
+      ['What car does she drive?', 'She is caring for her mother.'],
+      ['What sport does he do?', 'He will run the family bakery.'],
+    ] as const) {
+      expect(await similarity(embedder, question, fact), fact).toBeLessThan(
+        (await similarity(v7, question, fact)) + 0.02,
+      );
+    }
+  });
 
   it('weighs a light verb (use, take, go, make) shared with the wrong fact less than builtin-v6 did', async () => {
     const v6 = new BuiltinEmbedder({ features: V6_FEATURES, wordTable });

@@ -25,17 +25,35 @@ const V6_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   [/(?:哪天|哪一天|哪年|哪一年|什么时候|几月几号|几月几日|几号)出生/gu, '$&生日'],
 ];
 
-/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = builtin-v6's). */
-export type QuestionPhraseSet = 5 | 6;
+/**
+ * builtin-v8's too: a question that asks where someone *grew up* or *comes from* asks for a
+ * hometown, as "where is she from?" does (v5), and so does 她是哪里人？ ("where is she a person
+ * of?"), whose words name no kind: each is read with the hometown cue beside its words.
+ */
+const V8_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
+  ...V6_QUESTION_PHRASES,
+  [/\b(?:grow|grows|growing|grew|grown)\s+up\b/giu, '$& hometown'],
+  [/\b(?:come|comes|came)\s+from\b/giu, '$& hometown'],
+  [/(?:哪里|哪儿|哪个地方|什么地方)(?:的)?人/gu, '$&老家'],
+];
+
+/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's). */
+export type QuestionPhraseSet = 5 | 6 | 8;
+
+const PHRASE_SETS: Readonly<Record<QuestionPhraseSet, readonly (readonly [RegExp, string])[]>> = {
+  5: QUESTION_PHRASES,
+  6: V6_QUESTION_PHRASES,
+  8: V8_QUESTION_PHRASES,
+};
 
 /** `text` with the question phrases of `set` replaced by the cue of the kind they ask for. */
 export function rewriteQuestionPhrases(text: string, set: QuestionPhraseSet = 5): string {
   let out = text;
-  for (const [phrase, cue] of set === 6 ? V6_QUESTION_PHRASES : QUESTION_PHRASES) out = out.replace(phrase, cue);
+  for (const [phrase, cue] of PHRASE_SETS[set]) out = out.replace(phrase, cue);
   return out;
 }
 
-/** The keyword terms of a query, its question phrases (the latest set) read as the kinds they ask for. */
+/** The keyword terms of a query, its question phrases (builtin-v6's set) read as the kinds they ask for. */
 export function queryKeywordTokens(query: string): string[] {
   return keywordTokens(rewriteQuestionPhrases(query, 6));
 }

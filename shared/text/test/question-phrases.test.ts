@@ -24,6 +24,20 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(rewriteQuestionPhrases('When was she born?')).toBe('When was she born?');
   });
 
+  it('asks for a hometown with "grow up", "come from" and 哪里人 (the v8 set), keeping their words; earlier sets unchanged', () => {
+    expect(rewriteQuestionPhrases('Where did he grow up?', 8)).toBe('Where did he grow up hometown?');
+    expect(rewriteQuestionPhrases('What country does she come from?', 8)).toBe(
+      'What country does she come from hometown?',
+    );
+    expect(rewriteQuestionPhrases('她是哪里人？', 8)).toBe('她是哪里人老家？');
+    expect(rewriteQuestionPhrases('他是什么地方的人？', 8)).toBe('他是什么地方的人老家？');
+    // Still v6's phrases too.
+    expect(rewriteQuestionPhrases('When was she born?', 8)).toBe('When was she born birthday?');
+    // The keyword query and builtin-v6/v7's vectors read the v6 set: they must not change.
+    for (const text of ['Where did he grow up?', '她是哪里人？']) expect(rewriteQuestionPhrases(text, 6)).toBe(text);
+    expect(queryKeywordTokens('Where did he grow up?')).toEqual(keywordTokens('Where did he grow up?'));
+  });
+
   it('leaves other questions and statements as they are', () => {
     for (const text of [
       'What does she do for fun?',

@@ -157,6 +157,71 @@ const V6_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
   },
 };
 
+/**
+ * builtin-v8's kinds: v6's, with more of the words questions use to ask for them (where someone
+ * *grew up* or spent their *childhood*, how someone *commutes*) and seven more things everyday
+ * questions about a person ask for in other words than the fact's: sleep ("does she have
+ * *insomnia*?" → "*sleeps* badly"), surgery ("has he had an *operation*?" → "knee *surgery*"),
+ * eyesight ("poor *eyesight*?" → "wears *glasses*"), dairy ("can he drink *milk*?" → "*lactose*
+ * intolerant"), herbs ("which *herb*…?" → "*coriander*"), sports teams ("which *club* does he
+ * follow?" → "*supports* Liverpool") and aims ("her career *ambitions*?" → "*wants* to open…",
+ * "her *dream* is to…"). Members are found as for v5. General knowledge, not tuned to any dataset.
+ */
+const V8_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
+  ...V6_ANSWER_TYPES,
+  hometown: moreOf(V6_ANSWER_TYPES, 'hometown', 'grow grows growing grown childhood upbringing brought'),
+  vehicle: moreOf(
+    V6_ANSWER_TYPES,
+    'vehicle',
+    'commute commutes commuting transport transportation ride rides riding bicycle bike scooter tram bus ' +
+      'subway metro',
+  ),
+  sleep: {
+    cues: 'sleep sleeps sleeping slept asleep sleepless insomnia awake wake wakes waking woke bedtime',
+    members: 'sleep insomnia sleepless asleep snoring nightmares naps',
+    anchors: 'sleep#1 sleep_disorder#1',
+  },
+  surgery: {
+    cues: 'surgery surgeries operation operations operated surgical',
+    members: 'surgery surgeries transplant appendectomy',
+    anchors: 'surgical_procedure#1',
+  },
+  eyesight: {
+    cues: 'eyesight sight vision',
+    members: 'glasses spectacles eyeglasses lenses myopia nearsighted',
+    anchors: 'eyeglasses#1 contact_lens#1',
+  },
+  dairy: {
+    cues: 'milk dairy',
+    members: 'lactose dairy milk cheese yogurt cream butter',
+    anchors: 'dairy_product#1',
+  },
+  herb: {
+    cues: 'herb herbs',
+    members: 'coriander cilantro parsley basil mint dill thyme rosemary oregano sage',
+    anchors: 'herb#2',
+  },
+  team: {
+    cues: 'team teams club clubs fan fans supporter supporters support supports follow follows',
+    members: 'arsenal chelsea liverpool everton tottenham juventus celtic rangers',
+    anchors: 'football_team#1',
+  },
+  aim: {
+    cues:
+      'goal goals ambition ambitions aspiration aspirations dream dreams hope hopes wish wishes aim aims ' +
+      'bucket someday',
+    members: 'wants hopes dreams intends aspires wishes',
+    anchors: '',
+  },
+};
+
+/** A kind of `kinds` with more cue words (its members, and so its centroid, as they were). */
+function moreOf(kinds: Readonly<Record<string, WordNetAnswerType>>, name: string, cues: string): WordNetAnswerType {
+  const kind = kinds[name];
+  if (!kind) throw new Error(`no answer kind ${name}`);
+  return { ...kind, cues: `${kind.cues} ${cues}` };
+}
+
 interface WordNetAnswerType extends AnswerType {
   /** WordNet 3.1 noun senses (`lemma#sense`) whose hyponyms are instances of the kind. */
   anchors: string;
@@ -179,6 +244,8 @@ const WORDNET_SENSES = 1;
 const WORDNET_MIN_COSINE = 0.3;
 /** Bumped when `deriveAnswerKinds` computes something else from the same definitions (v5 sets). */
 const KINDS_DERIVATION = 3;
+/** Bumped when the inflection rules (`inflectionKinds`, `gerunds`) change what they find. */
+const INFLECTIONS_DERIVATION = 1;
 
 /** A set of kinds as one model version uses it. */
 export interface AnswerKindSet {
@@ -186,6 +253,12 @@ export interface AnswerKindSet {
   membershipCosine: number;
   /** Whether members are also found under WordNet hypernyms (`anchors`). */
   wordNet: boolean;
+  /**
+   * Whether a listed word's regular inflections count as listed too ("rabbits" for "rabbit",
+   * "sleeps" for "sleep"), and a Chinese word's verb glosses by their -ing form too (跑步 "to run"
+   * is "running"): the lists name one form, texts use any (builtin-v8).
+   */
+  inflections?: boolean;
 }
 
 export const ANSWER_KINDS_V4: AnswerKindSet = {
@@ -204,12 +277,20 @@ export const ANSWER_KINDS_V6: AnswerKindSet = {
   wordNet: true,
 };
 
+export const ANSWER_KINDS_V8: AnswerKindSet = {
+  types: V8_ANSWER_TYPES,
+  membershipCosine: MEMBERSHIP_COSINE,
+  wordNet: true,
+  inflections: true,
+};
+
 /** The kind set of a `answerKindSet` feature value (see features.ts). */
 export function answerKindSet(version: number): AnswerKindSet {
   if (version === 4) return ANSWER_KINDS_V4;
   if (version === 5) return ANSWER_KINDS_V5;
   if (version === 6) return ANSWER_KINDS_V6;
-  throw new RangeError(`no answer kind set ${version} (4, 5 or 6)`);
+  if (version === 8) return ANSWER_KINDS_V8;
+  throw new RangeError(`no answer kind set ${version} (4, 5, 6 or 8)`);
 }
 
 /** Names a set's definitions: a derived file made from other definitions is not used. */
@@ -224,6 +305,8 @@ export function answerKindsFingerprint(set: AnswerKindSet): string {
       WORDNET_SENSES,
       WORDNET_MIN_COSINE,
       KINDS_DERIVATION,
+      // Named only when set, so the sets before it keep their names (and cached files).
+      ...(set.inflections ? [`inflections-${INFLECTIONS_DERIVATION}`] : []),
     ]),
   ).toString(36);
 }
@@ -276,10 +359,12 @@ export function deriveAnswerKinds(
   // The words the lists name keep the kinds they were listed for: "phobias" asks for a fear, not
   // for an ailment, although WordNet files phobias under disorders.
   const listed = new Set(words.keys());
+  const inflected = set.inflections ? inflectionKinds(words, (word) => table.rank(word) !== undefined) : undefined;
   const cosines = new Float64Array(centroids.length);
   const underWordNet: Array<[string, number]> = [];
   for (let rank = 0; rank < table.size; rank++) {
     const word = table.words[rank] as string;
+    if (inflected && !listed.has(word)) for (const kind of inflected(word)) add(word, kind);
     table.cosinesTo(rank, centroids, cosines);
     for (let kind = 0; kind < centroids.length; kind++) {
       const cosine = cosines[kind] as number;
@@ -297,13 +382,77 @@ export function deriveAnswerKinds(
   // A Chinese word takes the kinds of its glosses from the lists and centroids only: a gloss is one
   // reading among several, and WordNet's kinds of that reading are too often not the word's.
   for (const [chinese, glosses] of Object.entries(chineseGlosses)) {
-    for (const gloss of glosses) for (const kind of words.get(gloss) ?? []) add(chinese, kind);
+    for (const gloss of glosses) {
+      for (const form of set.inflections ? [gloss, ...gerunds(gloss)] : [gloss])
+        for (const kind of words.get(form) ?? []) add(chinese, kind);
+    }
   }
   for (const [word, kind] of underWordNet) add(word, kind);
   return {
     centroids: centroids.map((c) => Array.from(c)),
     words: Object.fromEntries([...words].map(([word, kinds]) => [word, [...kinds].sort((a, b) => a - b)])),
   };
+}
+
+/**
+ * The kinds a word not listed takes from the listed words it inflects ("rabbits", "sleeping",
+ * "operated", "knits" from "rabbit", "sleep", "operate", "knitting") or whose -s form it is the
+ * stem of ("want" from "wants"). Stems of -ing and -ed forms are not given their kinds: "run" is
+ * not "running".
+ */
+function inflectionKinds(
+  words: ReadonlyMap<string, ReadonlySet<number>>,
+  isWord: (word: string) => boolean,
+): (word: string) => Iterable<number> {
+  // The lists as they are now: kinds found later (by centroid, WordNet or inflection) do not spread.
+  const listed = new Map([...words].map(([word, kinds]) => [word, new Set(kinds)]));
+  const byStem = new Map<string, Set<number>>();
+  for (const [word, kinds] of listed) {
+    if (word.length < 4) continue;
+    for (const stem of pluralStems(word)) {
+      const known = byStem.get(stem) ?? new Set<number>();
+      for (const kind of kinds) known.add(kind);
+      byStem.set(stem, known);
+    }
+  }
+  return (word) => {
+    const kinds = new Set<number>(byStem.get(word) ?? []);
+    const verb = verbStem(word, isWord);
+    // An -s form is a plural or a verb's; the verb's activity is often listed by its -ing form
+    // ("runs", "knits" for "running", "knitting").
+    const stems = pluralStems(word).flatMap((stem) => [stem, ...gerunds(stem)]);
+    for (const stem of verb === undefined ? stems : [...stems, verb])
+      for (const kind of listed.get(stem) ?? []) kinds.add(kind);
+    return kinds;
+  };
+}
+
+/** Candidate singulars (or bare verbs) of an -s form, by the regular English rules. */
+function pluralStems(word: string): string[] {
+  if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss')) return [];
+  if (word.endsWith('ies')) return [`${word.slice(0, -3)}y`];
+  if (/(?:s|x|z|ch|sh)es$/.test(word)) return [word.slice(0, -2)];
+  return [word.slice(0, -1)];
+}
+
+/**
+ * The bare verb of an -ing or -ed form, the first that is a word of: the stem with an e restored
+ * ("caring" is "care", not "car"), the stem itself, the stem with a doubled consonant undone.
+ */
+function verbStem(word: string, isWord: (word: string) => boolean): string | undefined {
+  const suffix = /(?:ing|ed)$/.exec(word)?.[0];
+  if (suffix === undefined || word.length < suffix.length + 3) return undefined;
+  const stem = word.slice(0, -suffix.length);
+  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? [stem.slice(0, -1)] : [];
+  return [`${stem}e`, stem, ...undoubled].find(isWord);
+}
+
+/** The -ing forms a bare English verb may take (a dictionary gloss "to run" names "running"). */
+function gerunds(verb: string): string[] {
+  if (verb.length < 3) return [];
+  const forms = [`${verb}ing`, `${verb}${verb.at(-1)}ing`];
+  if (verb.endsWith('e')) forms.push(`${verb.slice(0, -1)}ing`);
+  return forms;
 }
 
 function anchorSynsets(anchors: string, wordNet: WordNetNouns | undefined): Set<number> {

@@ -1,4 +1,10 @@
-import { analyzeText, CJK_STOP_CHARS, rewriteQuestionPhrases, type TextToken } from '@hindsight/text';
+import {
+  analyzeText,
+  CJK_STOP_CHARS,
+  type QuestionPhraseSet,
+  rewriteQuestionPhrases,
+  type TextToken,
+} from '@hindsight/text';
 import type { Embedder } from '../port.ts';
 import { l2Normalise } from '../vector.ts';
 import { type AnswerTypeIndex, answerKindSet } from './answer-types.ts';
@@ -12,6 +18,7 @@ import {
   V5_FEATURES,
   V6_FEATURES,
   V7_FEATURES,
+  V8_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
@@ -37,12 +44,13 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v7';
+export const BUILTIN_ALGORITHM_VERSION = 'v8';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
 const ANSWER_KINDS_V6_ALGORITHM_VERSION = 'v6';
 const LIGHT_VERBS_V7_ALGORITHM_VERSION = 'v7';
+const ANSWER_KINDS_V8_ALGORITHM_VERSION = 'v8';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -106,7 +114,7 @@ export class BuiltinEmbedder implements Embedder {
   embedOne(original: string): Float32Array {
     const text =
       this.answerTypes && this.features.answerKindSet >= 5
-        ? rewriteQuestionPhrases(original, this.features.answerKindSet >= 6 ? 6 : 5)
+        ? rewriteQuestionPhrases(original, questionPhraseSet(this.features.answerKindSet))
         : original;
     const vector = new Float32Array(this.dimension);
     const tokens = analyzeText(text);
@@ -203,6 +211,11 @@ export class BuiltinEmbedder implements Embedder {
 
 const HAN_RUN = /\p{Script=Han}+/gu;
 
+/** The question phrases a model reads beside its answer kinds (see @hindsight/text). */
+function questionPhraseSet(answerKindSet: number): QuestionPhraseSet {
+  return answerKindSet >= 8 ? 8 : answerKindSet >= 6 ? 6 : 5;
+}
+
 /** English light verbs (the forms that are not stop words): see `BuiltinFeatures.lightVerbs`. */
 const LIGHT_VERBS: ReadonlySet<string> = new Set(
   (
@@ -227,12 +240,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V8_FEATURES)) return `builtin-${ANSWER_KINDS_V8_ALGORITHM_VERSION}-${dimension}`;
   if (same(V7_FEATURES)) return `builtin-${LIGHT_VERBS_V7_ALGORITHM_VERSION}-${dimension}`;
   if (same(V6_FEATURES)) return `builtin-${ANSWER_KINDS_V6_ALGORITHM_VERSION}-${dimension}`;
   if (same(V5_FEATURES)) return `builtin-${ANSWER_KINDS_V5_ALGORITHM_VERSION}-${dimension}`;

@@ -43,7 +43,7 @@ export interface BuiltinFeatures {
   /**
    * Which answer kinds (see answer-types.ts): 4 = builtin-v4's (members by word-vector centroid
    * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms),
-   * 6 = builtin-v6's (v5's and five more kinds).
+   * 6 = builtin-v6's (v5's and five more kinds), 8 = builtin-v8's (v6's, seven more kinds, inflections).
    */
   answerKindSet: number;
   /**
@@ -141,8 +141,18 @@ export const V7_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   lightVerbs: 0,
 });
 
+/**
+ * What `builtin-v8-*` computes: v7 with v8's answer kinds (sleep, surgery, eyesight, dairy, herbs,
+ * sports teams and aims besides v6's, listed words' inflections counted as listed) and question
+ * phrases (where someone grew up or comes from, 哪里人).
+ */
+export const V8_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V7_FEATURES,
+  answerKindSet: 8,
+});
+
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V7_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V8_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
