@@ -1,6 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MemoryRecord } from '@hindsight/memory-model';
 import { seededRandom } from '@hindsight/testing';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
@@ -168,6 +169,7 @@ describe('sqlite k-NN of a small owner: int8 cosine in WebAssembly', () => {
       const db = new Database(path);
       sqliteVec.load(db);
       db.exec(vectorTablesDefinition('memory_vectors'));
+      db.exec('CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       const vectors = new SqliteVectors(preparedOnce(db), 'memory_vectors', dimension);
       const random = seededRandom(dimension);
       const vector = () => Float32Array.from({ length: dimension }, () => random() * 2 - 1);
@@ -200,6 +202,60 @@ describe('sqlite k-NN of a small owner: int8 cosine in WebAssembly', () => {
       }
     },
   );
+});
+
+describe("sqlite k-NN of a small owner: each read connection's int8 vectors in memory", () => {
+  it('sees a memory edited in place, a deleted one and a rowid taken again at once, and answers as the single connection does', async () => {
+    const pooled = new PooledSqliteStore(path, {}, 1);
+    await pooled.open(SPACE);
+    const single = new SqliteMemoryStore(path);
+    try {
+      const vectors = randomVectors(600, 31);
+      const records = await fill(pooled, (i) => (i % 3 === 0 ? 'u2' : 'u1'), vectors);
+      await single.open(SPACE);
+      const scope = { tenant: 't1', userId: 'u1' };
+      const [query, elsewhere] = randomVectors(2, 77) as [Float32Array, Float32Array];
+      const search = async () => {
+        const hits = await pooled.vectorSearch(scope, query, 10);
+        expect(hits).toEqual(await single.vectorSearch(scope, query, 10));
+        return hits;
+      };
+      const before = await search();
+      expect(before).toHaveLength(10);
+
+      // Its vector rewritten after the worker read the owner's vectors: found by the new one.
+      const edited = records.find((r) => r.user_id === 'u1' && !before.some((h) => h.id === r.id)) as MemoryRecord;
+      await pooled.commit({ inserts: [], updates: [{ record: { ...edited, content: 'edited' }, vector: query }] });
+      const afterEdit = await search();
+      expect(afterEdit[0]).toMatchObject({ id: edited.id });
+      expect(afterEdit[0]?.score).toBeCloseTo(1, 4);
+
+      // And rewritten away again: the owner's neighbours are the first ones.
+      const [current] = await pooled.getMany('t1', [edited.id]);
+      await pooled.commit({ inserts: [], updates: [{ record: current as MemoryRecord, vector: elsewhere }] });
+      expect(await search()).toEqual(before);
+
+      // A new memory, then deleted; the next one takes its rowid (the highest) with another vector.
+      const newest = makeRecord({ content: 'the newest memory', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: newest, vector: elsewhere }], updates: [] });
+      expect((await search()).map((h) => h.id)).not.toContain(newest.id);
+      await pooled.deleteMany('t1', [newest.id]);
+      const taking = makeRecord({ content: 'written where the newest was', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: taking, vector: query }], updates: [] });
+      const afterReuse = await search();
+      expect(afterReuse[0]).toMatchObject({ id: taking.id });
+      expect(afterReuse[0]?.score).toBeCloseTo(1, 4);
+      expect(afterReuse.map((h) => h.id)).not.toContain(newest.id);
+
+      // Erasure: every memory of u1 goes; the other owner's stay searchable.
+      await pooled.deleteMany('t1', [...records.filter((r) => r.user_id === 'u1').map((r) => r.id), taking.id]);
+      expect(await search()).toEqual([]);
+      expect(await pooled.vectorSearch({ tenant: 't1', userId: 'u2' }, query, 10)).toHaveLength(10);
+    } finally {
+      await single.close();
+      await pooled.close();
+    }
+  });
 });
 
 describe("sqlite k-NN of a large owner: each read connection's codes in memory", () => {

@@ -71,12 +71,17 @@ export class Int8Block {
   private readonly stride: number;
   private readonly memory: WasmMemory;
   private readonly dots: (vectors: number, query: number, count: number, stride: number, out: number) => void;
-  rowids: readonly number[] = [];
+  /** The rowid of each vector held, in their order. */
+  readonly rowids: number[] = [];
 
-  constructor(private readonly dimension: number) {
+  /** A block sized for `capacity` vectors (it grows past them). */
+  constructor(
+    private readonly dimension: number,
+    capacity: number,
+  ) {
     this.stride = Math.ceil(dimension / 16) * 16;
     compiled ??= dotsModule();
-    this.memory = new wasm.Memory({ initial: 1 });
+    this.memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(this.bytesFor(capacity) / WASM_PAGE)) });
     const instance = new wasm.Instance(compiled, { env: { memory: this.memory } });
     this.dots = instance.exports.dots as Int8Block['dots'];
   }
@@ -86,24 +91,30 @@ export class Int8Block {
     return this.memory.buffer.byteLength;
   }
 
-  /** Holds these vectors (`rowids.length` × dimension int8, in the order of `rowids`) instead of the ones before. */
-  load(rowids: readonly number[], vectors: Uint8Array): void {
+  /** Holds no vectors (its memory stays, for the next ones). */
+  clear(): void {
+    this.rowids.length = 0;
+  }
+
+  /** Adds vectors (`rowids.length` × dimension int8, in the order of `rowids`) after the ones held. */
+  append(rowids: readonly number[], vectors: Uint8Array): void {
     if (vectors.length !== rowids.length * this.dimension) {
       throw new Error(`int8 vectors of ${vectors.length} bytes for ${rowids.length} of dimension ${this.dimension}`);
     }
-    const needed = this.vectorsAt + rowids.length * (this.stride + 8);
+    const held = this.rowids.length;
+    const needed = this.bytesFor(held + rowids.length);
     if (needed > this.memory.buffer.byteLength) {
       this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / WASM_PAGE));
     }
-    const held = new Uint8Array(this.memory.buffer, this.vectorsAt, rowids.length * this.stride);
-    if (this.stride === this.dimension) held.set(vectors);
+    const added = new Uint8Array(this.memory.buffer, this.vectorsAt + held * this.stride, rowids.length * this.stride);
+    if (this.stride === this.dimension) added.set(vectors);
     else {
-      held.fill(0);
+      added.fill(0);
       for (let i = 0; i < rowids.length; i++) {
-        held.set(vectors.subarray(i * this.dimension, (i + 1) * this.dimension), i * this.stride);
+        added.set(vectors.subarray(i * this.dimension, (i + 1) * this.dimension), i * this.stride);
       }
     }
-    this.rowids = rowids;
+    for (const rowid of rowids) this.rowids.push(rowid);
   }
 
   /** The `n` held vectors nearest to `query` (int8) by cosine, nearest first (ties: lower rowid first). */
@@ -123,8 +134,7 @@ export class Int8Block {
     for (let i = 0; i < count; i++) {
       distances[i] = Math.fround(1 - (sums[2 * i] as number) / (Math.sqrt(sums[2 * i + 1] as number) * queryLength));
     }
-    // Past the n-th smallest distance nothing is kept: sort a copy of the numbers to find it.
-    const threshold = n >= count ? Number.POSITIVE_INFINITY : (distances.slice().sort()[n - 1] as number);
+    const threshold = n >= count ? Number.POSITIVE_INFINITY : nthSmallest(distances, n);
     const kept: Int8Neighbour[] = [];
     for (let i = 0; i < count; i++) {
       const distance = distances[i] as number;
@@ -137,6 +147,41 @@ export class Int8Block {
   private get vectorsAt(): number {
     return this.stride * 2;
   }
+
+  /** Bytes of the query, `count` vectors and their sums. */
+  private bytesFor(count: number): number {
+    return this.vectorsAt + count * (this.stride + 8);
+  }
+}
+
+/**
+ * The `n`-th smallest of `values` (NaN, which sorts first, counted among them): nothing past it is
+ * kept. Hoare's selection over a copy (linear; sorting all of them took ~3× as long).
+ */
+function nthSmallest(values: Float64Array, n: number): number {
+  const numbers = values.filter((v) => !Number.isNaN(v));
+  const k = n - 1 - (values.length - numbers.length);
+  if (k < 0) return Number.NEGATIVE_INFINITY;
+  let low = 0;
+  let high = numbers.length - 1;
+  while (low < high) {
+    const pivot = numbers[(low + high) >> 1] as number;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while ((numbers[i] as number) < pivot) i++;
+      while ((numbers[j] as number) > pivot) j--;
+      if (i <= j) {
+        const swapped = numbers[i] as number;
+        numbers[i++] = numbers[j] as number;
+        numbers[j--] = swapped;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else break;
+  }
+  return numbers[k] as number;
 }
 
 /** Nearest first, ties by rowid, as `ORDER BY distance, key` sorts them (NULL, a zero vector's, first). */

@@ -1,7 +1,7 @@
 import { endianness } from 'node:os';
 import type { Database, Statement } from 'better-sqlite3';
 import { CODE_BYTES, CodeCache } from './code-cache.ts';
-import { Int8Block } from './int8-scan.ts';
+import { Int8Cache } from './int8-cache.ts';
 
 /**
  * Vector storage of the embedded store, in plain tables whose bytes grow with the memories alone,
@@ -99,6 +99,12 @@ export function dropVectorTables(db: Database, table: string): void {
     DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}_exact;
     DROP TABLE IF EXISTS ${table}_codes; DROP TABLE IF EXISTS ${table}_owners;
   `);
+  db.prepare('DELETE FROM store_meta WHERE key = ?').run(removedCounter(table));
+}
+
+/** The store_meta key counting the vectors ever removed from the space `table`. */
+function removedCounter(table: string): string {
+  return `${table}_removed`;
 }
 
 /** A statement source → prepared statement function for `db` that prepares each source once. */
@@ -119,8 +125,8 @@ export class SqliteVectors {
   private readonly coder: BinaryCoder;
   /** Large owners' codes, kept by this connection (code-cache.ts). */
   private readonly codes: CodeCache;
-  /** Where a small owner's int8 vectors are ranked (int8-scan.ts). */
-  private readonly scan: Int8Block;
+  /** Small owners' int8 vectors, kept by this connection (int8-cache.ts). */
+  private readonly int8: Int8Cache;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -128,7 +134,20 @@ export class SqliteVectors {
     private readonly dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
-    this.scan = new Int8Block(dimension);
+    this.int8 = new Int8Cache(
+      {
+        // One value for all the vectors (not a Buffer per row), their rowids beside in the same order.
+        vectorsAfter: (owner, after) => {
+          const { rowids, vectors } = this.sql(
+            `SELECT json_group_array(key - @owner * ${OWNER_STRIDE}) AS rowids,
+               CAST(group_concat(quantised, '') AS BLOB) AS vectors
+             FROM ${this.table} WHERE key > @owner * ${OWNER_STRIDE} + @after AND key < (@owner + 1) * ${OWNER_STRIDE}`,
+          ).get({ owner, after }) as { rowids: string; vectors: Buffer | null };
+          return { rowids: JSON.parse(rowids) as number[], vectors: vectors ?? new Uint8Array(0) };
+        },
+      },
+      dimension,
+    );
     this.codes = new CodeCache({
       codesAfter: (scope, after) => {
         const rows = this.sql(
@@ -183,9 +202,14 @@ export class SqliteVectors {
   remove(rowid: bigint, scope: string): void {
     const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
     if (removed.changes === 0) return;
-    const counted = this.owner(scope) as { owner: number; vectors: number };
-    const { owner } = counted;
-    const vectors = counted.vectors - 1;
+    // Counted, so a connection holding an owner's int8 vectors reads them again (int8-cache.ts).
+    const counted = this.sql('UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?').run(
+      this.removedKey,
+    );
+    if (counted.changes === 0) this.sql("INSERT INTO store_meta (key, value) VALUES (?, '1')").run(this.removedKey);
+    const known = this.owner(scope) as { owner: number; vectors: number };
+    const { owner } = known;
+    const vectors = known.vectors - 1;
     this.sql(`UPDATE ${this.table}_owners SET vectors = ? WHERE owner = ?`).run(vectors, owner);
     this.sql(`DELETE FROM ${this.table} WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
     this.sql(`DELETE FROM ${this.table}_exact WHERE rowid = ?`).run(rowid);
@@ -202,15 +226,17 @@ export class SqliteVectors {
     if (owner === undefined || n <= 0) return [];
     const query = storedForms(vector).quantised;
     if (owner.vectors <= INT8_SCAN_LIMIT) {
-      // One value for all the owner's vectors (not a Buffer per row), ranked in WebAssembly.
-      const { rowids, vectors } = this.sql(
-        `SELECT json_group_array(key - @owner * ${OWNER_STRIDE}) AS rowids,
-           CAST(group_concat(quantised, '') AS BLOB) AS vectors
+      const { highest, removed } = this.sql(
+        `SELECT max(key) - @owner * ${OWNER_STRIDE} AS highest,
+           (SELECT value FROM store_meta WHERE key = @counter) AS removed
          FROM ${this.table} WHERE key >= @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}`,
-      ).get({ owner: owner.owner }) as { rowids: string; vectors: Buffer | null };
-      if (vectors === null) return [];
-      this.scan.load(JSON.parse(rowids) as number[], vectors);
-      return this.scan.nearest(new Int8Array(query.buffer, query.byteOffset, query.length), n);
+      ).get({ owner: owner.owner, counter: this.removedKey }) as { highest: number | null; removed: string | null };
+      return this.int8.nearest(
+        scope,
+        { owner: owner.owner, vectors: owner.vectors, highest: highest ?? 0, removed: Number(removed ?? 0) },
+        new Int8Array(query.buffer, query.byteOffset, query.length),
+        n,
+      );
     }
     const highest = this.sql(`SELECT max(rowid) FROM ${this.table}_codes WHERE scope = ?`).pluck().get(scope) as number;
     const candidates = this.codes.nearest(
@@ -248,6 +274,11 @@ export class SqliteVectors {
       const stored = Uint8Array.from(exact);
       return { rowid, vector: Float32Array.from(new Int16Array(stored.buffer)) };
     });
+  }
+
+  /** The store_meta key counting the vectors ever removed from this space. */
+  private get removedKey(): string {
+    return removedCounter(this.table);
   }
 
   /** How many vectors an owner holds (0 for none). */
