@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { keywordTokens } from '@hindsight/text';
 import Database from 'better-sqlite3';
 import {
+  CONTEXT_MARK,
   contextTermPrefix,
   DEFAULT_KEYWORD_RANKING,
   keywordScorer,
@@ -129,16 +130,17 @@ if (values.exact) {
     const match = terms.flatMap((t) => [`"${own}${t}"`, `"${context}${t}"`]).join(' OR ');
     const rows = db
       .prepare(
-        'SELECT m.id, k.terms FROM memory_keywords k JOIN memories m ON m.rowid = k.rowid WHERE memory_keywords MATCH ?',
+        `SELECT m.id, t.terms FROM memory_keywords k JOIN memories m ON m.rowid = k.rowid
+         JOIN memory_keyword_terms t ON t.rowid = k.rowid WHERE memory_keywords MATCH ?`,
       )
       .all(match) as Array<{ id: string; terms: string }>;
     const scored = rows.map(({ id, terms: indexed }) => {
       const frequencies = new Map<string, number>();
       let length = 0;
       for (const token of indexed.split(' ')) {
-        const weight = token.startsWith(context) ? contextWeight : 1;
+        const weight = token.startsWith(CONTEXT_MARK) ? contextWeight : 1;
         length += weight;
-        const term = token.slice(own.length);
+        const term = weight === 1 ? token : token.slice(CONTEXT_MARK.length);
         if (df.has(term)) frequencies.set(term, (frequencies.get(term) ?? 0) + weight);
       }
       return { id, score: scorer.score({ frequencies, length }) };

@@ -1,12 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryRecord, searchableText } from '@hindsight/memory-model';
 import { seededRandom } from '@hindsight/testing';
-import { keywordTokens } from '@hindsight/text';
+import { KEYWORD_TOKENIZER_VERSION, keywordTokens } from '@hindsight/text';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEYWORD_RANKING, rankKeywordMatches } from '../../../src/adapters/store/keywords.ts';
+import {
+  contextTermPrefix,
+  DEFAULT_KEYWORD_RANKING,
+  ownerTermPrefix,
+  rankKeywordMatches,
+} from '../../../src/adapters/store/keywords.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
 import type { SearchScope } from '../../../src/memory/store-port.ts';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../../support/app.ts';
@@ -53,13 +59,13 @@ function counted(path: string): Counts {
       counts[key].documents += 1;
     }
     const entries = db
-      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid')
+      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid')
       .all() as Array<{ tenant: string; user_id: string; terms: string }>;
     for (const { tenant, user_id, terms } of entries) {
       const owner = counts[`${tenant}/${user_id}`];
       if (!owner) throw new Error(`an entry of ${tenant}/${user_id} has no memory`);
       for (const token of terms.split(' ').filter(Boolean)) {
-        if (token.startsWith('c')) owner.context_terms += 1;
+        if (token.startsWith('~')) owner.context_terms += 1;
         else owner.own_terms += 1;
       }
     }
@@ -271,6 +277,126 @@ describe('sqlite keyword search of a heavy owner', () => {
   });
 });
 
+/**
+ * Rewrites a store's keyword tables as schema 8 and every release before it laid them out: an FTS5
+ * table holding each memory's owner-scoped tokens (`s<owner>term` own, `c<owner>term` context) as
+ * its content, and no table of entry terms.
+ */
+function asSchema8Keywords(path: string, schemaVersion = 8): void {
+  const db = new Database(path);
+  try {
+    const entries = db
+      .prepare(
+        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid',
+      )
+      .all() as Array<{ rowid: number; tenant: string; user_id: string; terms: string }>;
+    db.exec(`
+      DROP TABLE memory_keywords_vocab;
+      DROP TABLE memory_keywords;
+      DROP TABLE memory_keyword_terms;
+      CREATE VIRTUAL TABLE memory_keywords USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0');
+      CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
+      INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 1);
+    `);
+    const insert = db.prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)');
+    for (const { rowid, tenant, user_id, terms } of entries) {
+      const own = ownerTermPrefix(tenant, user_id);
+      const context = contextTermPrefix(tenant, user_id);
+      const scoped = terms
+        .split(' ')
+        .filter(Boolean)
+        .map((term) => (term.startsWith('~') ? context + term.slice(1) : own + term));
+      insert.run(rowid, scoped.join(' '));
+    }
+    db.prepare("UPDATE store_meta SET value = ? WHERE key = 'schema_version'").run(String(schemaVersion));
+    db.prepare("UPDATE store_meta SET value = ? WHERE key = 'keyword_index_version'").run(
+      `${KEYWORD_TOKENIZER_VERSION}/scoped-terms/2-1`,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+describe('sqlite keyword entries of a store from before their terms table (schema 8)', () => {
+  it('are rebuilt on open: same results, no copy of the scoped tokens, deletes and erasures kept', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const turns = Array.from({ length: 6 }, (_, i) =>
+        makeRecord({
+          content: `turn ${i} about the ${['harbour', 'lighthouse', 'ferry'][i % 3]} keeper`,
+          layer: 'episodic',
+          category: 'event',
+          session_id: 's1',
+          occurred_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        }),
+      );
+      const facts = [
+        makeRecord({ content: 'The lighthouse is painted white', user_id: 'u2' }),
+        makeRecord({ content: 'The ferry to the lighthouse leaves at noon', user_id: 'u2' }),
+        makeRecord({ content: 'Another lighthouse stands on the cape', user_id: 'u3' }),
+      ];
+      await store.commit({
+        inserts: [...turns, ...facts].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      const queries = ['lighthouse keeper', 'ferry', 'harbour turn', 'lighthouse white noon'];
+      const searches = async (s: SqliteMemoryStore) => {
+        const answers: unknown[] = [];
+        for (const user of ['u1', 'u2', 'u3'])
+          for (const query of queries)
+            answers.push(await s.keywordSearch({ tenant: 't1', userId: user }, keywordTokens(query), 10));
+        return answers;
+      };
+      const before = await searches(store);
+      await store.close();
+      asSchema8Keywords(path);
+      const old = new Database(path, { readonly: true });
+      expect(old.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_keywords_content'").get()).toBeDefined();
+      old.close();
+
+      const upgraded = new SqliteMemoryStore(path);
+      await upgraded.open({ model: 'test-8', dimension: 8 });
+      expect(await searches(upgraded)).toEqual(before);
+      expect(kept(path)).toEqual(counted(path));
+      const db = new Database(path, { readonly: true });
+      // The index keeps no copy of the scoped tokens; the entries' terms hold no owner prefix.
+      expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_keywords_content'").get()).toBeUndefined();
+      const digest = ownerTermPrefix('t1', 'u1').slice(1);
+      expect(readFileSync(path).includes(Buffer.from(digest + 'lighthouse'))).toBe(false);
+      expect(
+        db.prepare("SELECT count(*) FROM memory_keyword_terms WHERE terms LIKE '%' || ? || '%'").pluck().get(digest),
+      ).toBe(0);
+      db.close();
+
+      // A deleted memory and an erased user's memories never match again.
+      const lighthouse = async () =>
+        (await upgraded.keywordSearch({ tenant: 't1', userId: 'u1' }, keywordTokens('lighthouse'), 10)).map(
+          (h) => h.id,
+        );
+      expect(await lighthouse()).toContain(turns[1]?.id);
+      await upgraded.deleteMany('t1', [turns[1]?.id as string]);
+      expect(await lighthouse()).not.toContain(turns[1]?.id);
+      expect(await lighthouse()).toContain(turns[4]?.id);
+      await upgraded.deleteMany(
+        't1',
+        facts.slice(0, 2).map((f) => f.id),
+      );
+      expect(
+        await upgraded.keywordSearch({ tenant: 't1', userId: 'u2' }, keywordTokens('lighthouse ferry'), 10),
+      ).toEqual([]);
+      const u3 = await upgraded.keywordSearch({ tenant: 't1', userId: 'u3' }, keywordTokens('lighthouse'), 10);
+      expect(u3.map((h) => h.id)).toEqual([facts[2]?.id]);
+      expect(kept(path)).toEqual(counted(path));
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('sqlite keyword statistics of a store from before them (schema 6)', () => {
   it('are counted from its entries on open, and kept from then on', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
@@ -294,11 +420,10 @@ describe('sqlite keyword statistics of a store from before them (schema 6)', () 
       });
       await store.close();
 
-      // The file as schema 6 left it: no statistics.
+      // The file as schema 6 left it: scoped tokens in the index, no statistics.
+      asSchema8Keywords(path, 6);
       const db = new Database(path);
-      db.exec(
-        "DROP TABLE keyword_owners; DELETE FROM sqlite_sequence WHERE name = 'keyword_owners'; UPDATE store_meta SET value = '6' WHERE key = 'schema_version'",
-      );
+      db.exec("DROP TABLE keyword_owners; DELETE FROM sqlite_sequence WHERE name = 'keyword_owners'");
       db.close();
 
       const upgraded = new SqliteMemoryStore(path);

@@ -150,6 +150,7 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
       db.exec(`
         INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 0);
         DELETE FROM memory_keywords WHERE rowid = (SELECT rowid FROM memories);
+        DELETE FROM memory_keyword_terms WHERE rowid = (SELECT rowid FROM memories);
         DELETE FROM memories;
         DELETE FROM store_meta WHERE key = 'free_space_scrubbed';
       `);

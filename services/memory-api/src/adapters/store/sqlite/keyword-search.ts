@@ -2,6 +2,7 @@ import { KEYWORD_TOKENIZER_VERSION } from '@hindsight/text';
 import type { Statement } from 'better-sqlite3';
 import type { Candidate, SearchScope } from '../../../memory/store-port.ts';
 import {
+  CONTEXT_MARK,
   type CountedKeywordMatch,
   contextTermPrefix,
   type KeywordRanking,
@@ -13,9 +14,33 @@ import {
 import { type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
 
-/** Keyword terms: tokenizer version + layout (scoped tokens, turn context); a change rebuilds them on open. */
+/**
+ * Keyword terms: tokenizer version + layout (scoped tokens in a contentless index, each entry's
+ * terms beside it, turn context); a change rebuilds them on open.
+ */
 export const keywordIndexVersion = (window: TurnContextWindow) =>
-  `${KEYWORD_TOKENIZER_VERSION}/scoped-terms/${windowLabel(window)}`;
+  `${KEYWORD_TOKENIZER_VERSION}/scoped-terms+entry-terms/${windowLabel(window)}`;
+
+/**
+ * The keyword tables (schema 9): `memory_keywords`, an FTS5 index of owner-scoped tokens that keeps
+ * no copy of them (contentless, deletable by rowid), its vocabulary, and `memory_keyword_terms`,
+ * each entry's terms without the owner's prefix (context terms behind `CONTEXT_MARK`), which a
+ * search reads to count a match's query terms and length: ~150 characters per memory where the
+ * scoped tokens took ~500.
+ */
+export const KEYWORD_TABLES_DEFINITION = `
+  CREATE VIRTUAL TABLE memory_keywords USING fts5(
+    terms, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+  );
+  CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
+  CREATE TABLE memory_keyword_terms (rowid INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+`;
+
+/** A memory's keyword entry: its own terms and its neighbouring turns' terms (`keywordTokens` terms). */
+export interface KeywordEntry {
+  own: readonly string[];
+  context: readonly string[];
+}
 
 /**
  * Each owner's keyword statistics, kept by `SqliteKeywordIndex` in the transaction that writes the
@@ -104,40 +129,46 @@ export class SqliteKeywordIndex {
    * Writes a memory's entry, replacing the one it had. `fresh`: the row was inserted in this
    * transaction, so it has none yet. A memory keeps its owner across updates (as its vectors do).
    */
-  put(rowid: bigint, owner: KeywordOwner, terms: string, fresh = false): void {
-    const size = entrySize(terms);
+  put(rowid: bigint, owner: KeywordOwner, entry: KeywordEntry, fresh = false): void {
     let documents = 1;
-    let own = size.own;
-    let context = size.context;
+    let own = entry.own.length;
+    let context = entry.context.length;
     if (!fresh) {
-      const previous = this.sql('SELECT terms FROM memory_keywords WHERE rowid = ?').get(rowid) as
-        | { terms: string }
+      const previous = this.sql('SELECT terms FROM memory_keyword_terms WHERE rowid = ?').pluck().get(rowid) as
+        | string
         | undefined;
-      if (previous) {
-        const before = entrySize(previous.terms);
+      if (previous !== undefined) {
+        const before = entrySize(previous);
         documents -= 1;
         own -= before.own;
         context -= before.context;
       }
     }
-    this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, terms);
+    const ownPrefix = ownerTermPrefix(owner.tenant, owner.user_id);
+    const contextPrefix = contextTermPrefix(owner.tenant, owner.user_id);
+    const scoped = [...entry.own.map((t) => ownPrefix + t), ...entry.context.map((t) => contextPrefix + t)];
+    const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)];
+    this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, scoped.join(' '));
+    this.sql('INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (?, ?)').run(rowid, terms.join(' '));
     this.count(owner, documents, own, context);
   }
 
   /** Removes a memory's entry (a deleted memory). */
   remove(rowid: bigint, owner: KeywordOwner): void {
-    const previous = this.sql('SELECT terms FROM memory_keywords WHERE rowid = ?').get(rowid) as
-      | { terms: string }
+    const previous = this.sql('SELECT terms FROM memory_keyword_terms WHERE rowid = ?').pluck().get(rowid) as
+      | string
       | undefined;
-    if (!previous) return;
+    if (previous === undefined) return;
     this.sql('DELETE FROM memory_keywords WHERE rowid = ?').run(rowid);
-    const before = entrySize(previous.terms);
+    this.sql('DELETE FROM memory_keyword_terms WHERE rowid = ?').run(rowid);
+    const before = entrySize(previous);
     this.count(owner, -1, -before.own, -before.context);
   }
 
   /** Drops every entry and every owner's statistics (a rebuild of the index follows). */
   clear(): void {
-    this.sql('DELETE FROM memory_keywords').run();
+    this.sql("INSERT INTO memory_keywords (memory_keywords) VALUES ('delete-all')").run();
+    this.sql('DELETE FROM memory_keyword_terms').run();
     this.sql('DELETE FROM keyword_owners').run();
   }
 
@@ -177,7 +208,7 @@ export class SqliteKeywordIndex {
     const indexed = this.terms(tokens, counts, contextWeight);
     if (indexed.length === 0) return [];
     const frequency = new Map(indexed.map((t) => [t.term, t.documentFrequency]));
-    const reader = new MatchReader(this.sql, scope, tokens, contextPrefix, contextWeight);
+    const reader = new MatchReader(this.sql, scope, unique, contextWeight);
     if (indexed.reduce((sum, t) => sum + t.postings, 0) <= WHOLE_READ_POSTINGS) {
       const documentFrequency = (term: string) => frequency.get(term) ?? 0;
       const matches = reader.read(this.matching(indexed, 'all'));
@@ -231,7 +262,7 @@ export class SqliteKeywordIndex {
       for (let window = first; ; window *= 4) {
         const rowids = this.matching(left, Math.min(window, MAX_KEYWORD_WINDOW));
         scored.add(rowids);
-        if (scored.count >= k || rowids.length < window || window >= MAX_KEYWORD_WINDOW) break;
+        if (scored.holds(k) || rowids.length < window || window >= MAX_KEYWORD_WINDOW) break;
       }
     }
     return scored.best(k);
@@ -333,14 +364,17 @@ export class SqliteKeywordIndex {
 }
 
 /**
- * Recounts every owner's statistics from the entries (a migration of a store that had none): one
- * pass over the entries with their owners.
+ * Recounts every owner's statistics from the entries (migration 7, run on a store that had none):
+ * one pass over the entries with their owners, read from the scoped tokens schema 7 kept in
+ * `memory_keywords`, or from `memory_keyword_terms` in a file whose schema version was set back.
  */
 export function countKeywordOwners(sql: Sql): void {
   sql('DELETE FROM keyword_owners').run();
+  const termsTable = sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory_keyword_terms'").get();
   const entries = sql(
-    'SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keywords k ON k.rowid = m.rowid',
+    `SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN ${termsTable ? 'memory_keyword_terms' : 'memory_keywords'} k ON k.rowid = m.rowid`,
   ).iterate() as IterableIterator<{ tenant: string; user_id: string; terms: string }>;
+  const size = termsTable ? entrySize : scopedEntrySize;
   const owners = new Map<
     string,
     { tenant: string; user_id: string; documents: number; own: number; context: number }
@@ -352,10 +386,10 @@ export function countKeywordOwners(sql: Sql): void {
       owner = { tenant, user_id, documents: 0, own: 0, context: 0 };
       owners.set(key, owner);
     }
-    const size = entrySize(terms);
+    const { own, context } = size(terms);
     owner.documents += 1;
-    owner.own += size.own;
-    owner.context += size.context;
+    owner.own += own;
+    owner.context += context;
   }
   const insert = sql(
     'INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 0)',
@@ -363,102 +397,176 @@ export function countKeywordOwners(sql: Sql): void {
   for (const o of owners.values()) insert.run(o.tenant, o.user_id, o.documents, o.own, o.context);
 }
 
-/** How many own and context tokens an entry holds (`s<owner>…` and `c<owner>…`, space-separated). */
+/** How many own and context tokens a schema-7 entry holds (`s<owner>…` and `c<owner>…`, space-separated). */
+function scopedEntrySize(terms: string): { own: number; context: number } {
+  return tokenCounts(terms, 99 /* c */);
+}
+
+/** How many own and context terms an entry of `memory_keyword_terms` holds. */
 function entrySize(terms: string): { own: number; context: number } {
+  return tokenCounts(terms, CONTEXT_MARK.charCodeAt(0));
+}
+
+/** Space-separated tokens, and those of them starting with `contextCode`. */
+function tokenCounts(terms: string, contextCode: number): { own: number; context: number } {
   if (terms.length === 0) return { own: 0, context: 0 };
   let tokens = 1;
-  let context = terms.startsWith('c') ? 1 : 0;
+  let context = terms.charCodeAt(0) === contextCode ? 1 : 0;
   for (let at = terms.indexOf(' '); at !== -1; at = terms.indexOf(' ', at + 1)) {
     tokens += 1;
-    if (terms.charCodeAt(at + 1) === 99 /* c */) context += 1;
+    if (terms.charCodeAt(at + 1) === contextCode) context += 1;
   }
   return { own: tokens - context, context };
 }
 
+/** A query term as an entry of `memory_keyword_terms` holds it: its term and what one occurrence weighs. */
+type EntryToken = { term: string; weight: number };
+
 /**
- * Reads a search's matches by rowid, each once: the rows that pass the search's filters, with
- * their terms counted (rows and terms read together, for the new matches only).
+ * Reads a search's matches by rowid, each once, with their terms counted: `read` the rows that
+ * pass the search's filters (rows and terms together); `count` every match's terms alone, whose
+ * rows `passing` checks later, only for the matches that may reach the top k.
  */
 class MatchReader {
   private readonly seen = new Set<number>();
   private readonly rowsOf: Statement;
+  private readonly termsOf: Statement;
+  private readonly passingOf: Statement;
   private readonly params: unknown[];
+  /** Query terms by their form in an entry: `term` (own) and `CONTEXT_MARK + term` (context). */
+  private readonly wanted = new Map<string, EntryToken>();
 
   constructor(
     sql: Sql,
     scope: SearchScope,
-    private readonly tokens: ReadonlyMap<string, { term: string; context: boolean }>,
-    private readonly contextPrefix: string,
+    queryTerms: readonly string[],
     private readonly contextWeight: number,
   ) {
     const { where, params } = filterToSql(scope);
     this.params = params;
     this.rowsOf = sql(
-      `SELECT m.id, k.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keywords k ON k.rowid = m.rowid WHERE ${where}`,
+      `SELECT m.id, t.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keyword_terms t ON t.rowid = m.rowid WHERE ${where}`,
     );
+    this.termsOf = sql(
+      'SELECT listed.value AS rowid, t.terms FROM json_each(?) AS listed CROSS JOIN memory_keyword_terms t ON t.rowid = listed.value',
+    );
+    this.passingOf = sql(`SELECT m.rowid, m.id FROM ${BY_ROWID_LIST} WHERE ${where}`);
+    for (const term of queryTerms) {
+      this.wanted.set(term, { term, weight: 1 });
+      this.wanted.set(CONTEXT_MARK + term, { term, weight: contextWeight });
+    }
   }
 
+  /** The new matches among `rowids` that pass the search's filters, counted. */
   read(rowids: readonly number[]): CountedKeywordMatch[] {
-    const unseen = rowids.filter((rowid) => !this.seen.has(rowid));
+    const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
-    for (const rowid of unseen) this.seen.add(rowid);
     const rows = this.rowsOf.all(JSON.stringify(unseen), ...this.params) as Array<{ id: string; terms: string }>;
-    return rows.map(({ id, terms }) => ({
-      id,
-      ...countScopedTerms(terms, this.tokens, this.contextPrefix, this.contextWeight),
-    }));
+    return rows.map(({ id, terms }) => ({ id, ...this.countTerms(terms) }));
+  }
+
+  /** The new matches among `rowids`, counted, filters not checked yet. */
+  count(rowids: readonly number[]): Array<{ rowid: number } & Omit<CountedKeywordMatch, 'id'>> {
+    const unseen = this.unseen(rowids);
+    if (unseen.length === 0) return [];
+    const rows = this.termsOf.all(JSON.stringify(unseen)) as Array<{ rowid: number; terms: string }>;
+    return rows.map(({ rowid, terms }) => ({ rowid, ...this.countTerms(terms) }));
+  }
+
+  /** The ids of those of `rowids` whose memories pass the search's filters. */
+  passing(rowids: readonly number[]): Map<number, string> {
+    const rows = this.passingOf.all(JSON.stringify(rowids), ...this.params) as Array<{ rowid: number; id: string }>;
+    return new Map(rows.map(({ rowid, id }) => [rowid, id]));
+  }
+
+  private unseen(rowids: readonly number[]): number[] {
+    const unseen = rowids.filter((rowid) => !this.seen.has(rowid));
+    for (const rowid of unseen) this.seen.add(rowid);
+    return unseen;
+  }
+
+  /**
+   * A match's query terms counted from its entry, as `rankKeywordMatches` counts them: context
+   * terms weigh `contextWeight` in the frequencies and in the length.
+   */
+  private countTerms(terms: string): Omit<CountedKeywordMatch, 'id'> {
+    const frequencies = new Map<string, number>();
+    let length = 0;
+    const mark = CONTEXT_MARK.charCodeAt(0);
+    for (const token of terms.split(' ')) {
+      length += token.charCodeAt(0) === mark ? this.contextWeight : 1;
+      const query = this.wanted.get(token);
+      if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + query.weight);
+    }
+    return { frequencies, length };
   }
 }
 
-/** The matches a stepwise search has read, scored on every query term as they are read. */
+/** Checked in one read at first: the matches that may reach the top k, and a few more. */
+const FIRST_CHECKED = 16;
+
+/**
+ * The matches a stepwise search has read, scored on every query term as they are read; their
+ * memories are checked against the search's filters best first, only as far as the top k needs.
+ */
 class ScoredMatches {
-  private readonly kept: Candidate[] = [];
+  private readonly kept: Array<{ rowid: number; score: number }> = [];
+  private sorted = true;
+  /** Matches checked against the filters, best first: the id of one that passes, undefined otherwise. */
+  private readonly checked = new Map<number, string | undefined>();
 
   constructor(
     private readonly reader: MatchReader,
     private readonly scorer: KeywordScorer,
   ) {}
 
-  get count(): number {
-    return this.kept.length;
-  }
-
   add(rowids: readonly number[]): void {
-    for (const match of this.reader.read(rowids)) {
-      const score = this.scorer.score(match);
-      if (score > 0) this.kept.push({ id: match.id, score });
+    for (const { rowid, ...counted } of this.reader.count(rowids)) {
+      const score = this.scorer.score(counted);
+      if (score > 0) {
+        this.kept.push({ rowid, score });
+        this.sorted = false;
+      }
     }
   }
 
-  /** The k-th best score kept so far, 0 while fewer than k are kept. */
+  /** Whether k of the matches read pass the filters. */
+  holds(k: number): boolean {
+    return this.best(k).length >= k;
+  }
+
+  /** The k-th best score of the matches read that pass the filters, 0 while fewer than k do. */
   kthScore(k: number): number {
-    if (this.kept.length < k) return 0;
-    return this.kept.map((c) => c.score).sort((a, b) => b - a)[k - 1] ?? 0;
+    const best = this.best(k);
+    return best.length < k ? 0 : (best[k - 1]?.score ?? 0);
   }
 
+  /** The k best matches read that pass the filters. */
   best(k: number): Candidate[] {
-    return [...this.kept].sort((a, b) => b.score - a.score).slice(0, k);
+    if (!this.sorted) {
+      this.kept.sort((a, b) => b.score - a.score);
+      this.sorted = true;
+    }
+    const best: Candidate[] = [];
+    let batch = Math.max(2 * k, FIRST_CHECKED);
+    for (let at = 0; at < this.kept.length && best.length < k; ) {
+      const unchecked: number[] = [];
+      for (let i = at; i < this.kept.length && unchecked.length < batch; i++) {
+        const { rowid } = this.kept[i] as { rowid: number };
+        if (!this.checked.has(rowid)) unchecked.push(rowid);
+      }
+      if (unchecked.length > 0) {
+        const passing = this.reader.passing(unchecked);
+        for (const rowid of unchecked) this.checked.set(rowid, passing.get(rowid));
+      }
+      for (; at < this.kept.length && best.length < k; at++) {
+        const { rowid, score } = this.kept[at] as { rowid: number; score: number };
+        if (!this.checked.has(rowid)) break;
+        const id = this.checked.get(rowid);
+        if (id !== undefined) best.push({ id, score });
+      }
+      batch *= 2;
+    }
+    return best;
   }
-}
-
-/**
- * A match's query terms counted straight from its scoped tokens (`keywordTokens` terms behind the
- * owner's or the context prefix), as `rankKeywordMatches` counts the unscoped terms: context
- * tokens weigh `contextWeight` in the frequencies and in the length.
- */
-function countScopedTerms(
-  indexed: string,
-  queryTokens: ReadonlyMap<string, { term: string; context: boolean }>,
-  contextPrefix: string,
-  contextWeight: number,
-): Omit<CountedKeywordMatch, 'id'> {
-  const frequencies = new Map<string, number>();
-  let length = 0;
-  for (const token of indexed.split(' ')) {
-    const weight = token.startsWith(contextPrefix) ? contextWeight : 1;
-    length += weight;
-    const query = queryTokens.get(token);
-    if (query) frequencies.set(query.term, (frequencies.get(query.term) ?? 0) + weight);
-  }
-  return { frequencies, length };
 }

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { countKeywordOwners, KEYWORD_OWNERS_DEFINITION } from './keyword-search.ts';
+import { countKeywordOwners, KEYWORD_OWNERS_DEFINITION, KEYWORD_TABLES_DEFINITION } from './keyword-search.ts';
 import { BinaryCoder, preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
@@ -159,6 +159,23 @@ export const MIGRATIONS: ReadonlyArray<{
       moveVectorsOutOfBlocks(db, (meta.get('vector_table') as string | undefined) ?? 'memory_vectors', dimension);
       const reindexing = meta.get('reindex_table') as string | undefined;
       if (reindexing !== undefined) moveVectorsOutOfBlocks(db, reindexing, Number(meta.get('reindex_dimension')));
+    },
+  },
+  {
+    // The keyword index keeps no copy of its owner-scoped tokens (~500 characters per memory, read
+    // back for every match a search counted), and each entry's terms sit beside it without the
+    // owner's prefix (keyword-search.ts): the store rebuilds the entries on open.
+    version: 9,
+    compact: true,
+    up: (db) => {
+      db.exec(`
+        DROP TABLE memory_keywords_vocab;
+        DROP TABLE memory_keywords;
+        -- Present in a file whose schema version was set back by hand; rebuilt with the rest.
+        DROP TABLE IF EXISTS memory_keyword_terms;
+        ${KEYWORD_TABLES_DEFINITION}
+        DELETE FROM store_meta WHERE key = 'keyword_index_version';
+      `);
     },
   },
 ];

@@ -1,9 +1,8 @@
 import { searchableText } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import type { Statement } from 'better-sqlite3';
-import { contextTermPrefix, ownerTermPrefix } from '../keywords.ts';
 import { contextMargin, contextRewrites, NON_TURN_CATEGORIES, type TurnContextWindow } from '../turn-context.ts';
-import type { SqliteKeywordIndex } from './keyword-search.ts';
+import type { KeywordEntry, SqliteKeywordIndex } from './keyword-search.ts';
 
 /** Where a turn sits in its session: the store orders turns by occurred_at, then rowid (write order). */
 export interface TurnPosition {
@@ -32,9 +31,8 @@ const NOT_BEFORE = '(occurred_at > ? OR (occurred_at = ? AND rowid >= ?))';
 const NOT_AFTER = '(occurred_at < ? OR (occurred_at = ? AND rowid <= ?))';
 
 /**
- * The SQLite side of the turn-context index. Keyword entries live in `memory_keywords.terms` as
- * owner-scoped tokens: `s<owner>term` for a memory's own terms, `c<owner>term` for the terms of
- * its neighbouring turns. Runs inside the store's write transactions, so the context of every
+ * The SQLite side of the turn-context index. A memory's keyword entry holds its own terms and the
+ * terms of its neighbouring turns (`SqliteKeywordIndex` keeps them apart). Runs inside the store's write transactions, so the context of every
  * turn a commit or delete touches is rewritten atomically with it.
  */
 export class SqliteTurnIndex {
@@ -45,15 +43,11 @@ export class SqliteTurnIndex {
   ) {}
 
   /** The keyword entry of a memory: its own terms and, for a turn, its neighbours' terms. */
-  entry(record: TurnRow, neighbours: readonly TurnRow[] = []): string {
-    const own = ownerTermPrefix(record.tenant, record.user_id);
-    const tokens = keywordTokens(searchableText(record)).map((term) => own + term);
-    if (neighbours.length > 0) {
-      const context = contextTermPrefix(record.tenant, record.user_id);
-      for (const neighbour of neighbours)
-        for (const term of keywordTokens(neighbour.content)) tokens.push(context + term);
-    }
-    return tokens.join(' ');
+  entry(record: TurnRow, neighbours: readonly TurnRow[] = []): KeywordEntry {
+    return {
+      own: keywordTokens(searchableText(record)),
+      context: neighbours.flatMap((neighbour) => keywordTokens(neighbour.content)),
+    };
   }
 
   /**
