@@ -84,8 +84,8 @@ export function rankKeywordMatches(
  * A keyword match counted: how often each query term occurs in it (a context occurrence counting
  * the context weight) and its length weighted the same way.
  */
-export interface CountedKeywordMatch {
-  id: string;
+export interface CountedKeywordMatch<Id = string> {
+  id: Id;
   frequencies: ReadonlyMap<string, number>;
   length: number;
 }
@@ -103,7 +103,7 @@ export function rankCountedKeywordMatches(
   const scorer = keywordScorer(queryTerms, { ...statistics, averageLength }, ranking);
   if (!scorer) return [];
   return matches
-    .map(({ id, ...counted }) => ({ id, score: scorer.score(counted) }))
+    .map((match) => ({ id: match.id, score: scorer.score(match) }))
     .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
