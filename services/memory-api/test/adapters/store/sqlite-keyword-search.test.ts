@@ -365,7 +365,7 @@ describe('sqlite keyword entries of a store from before their terms table (schem
       // The index keeps no copy of the scoped tokens; the entries' terms hold no owner prefix.
       expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_keywords_content'").get()).toBeUndefined();
       const digest = ownerTermPrefix('t1', 'u1').slice(1);
-      expect(readFileSync(path).includes(Buffer.from(digest + 'lighthouse'))).toBe(false);
+      expect(readFileSync(path).includes(Buffer.from(`${digest}lighthouse`))).toBe(false);
       expect(
         db.prepare("SELECT count(*) FROM memory_keyword_terms WHERE terms LIKE '%' || ? || '%'").pluck().get(digest),
       ).toBe(0);
