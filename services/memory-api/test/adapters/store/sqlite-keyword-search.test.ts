@@ -397,6 +397,111 @@ describe('sqlite keyword entries of a store from before their terms table (schem
   });
 });
 
+/**
+ * Rewrites a store's keyword index as schema 9 (2 December 2026) laid it out: a contentless_delete
+ * FTS5 table of the owner-scoped tokens, whose deletes only mark an entry deleted.
+ */
+function asSchema9Keywords(path: string): void {
+  const db = new Database(path);
+  try {
+    const entries = db
+      .prepare(
+        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid',
+      )
+      .all() as Array<{ rowid: number; tenant: string; user_id: string; terms: string }>;
+    db.exec(`
+      DROP TABLE memory_keywords_vocab;
+      DROP TABLE memory_keywords;
+      CREATE VIRTUAL TABLE memory_keywords USING fts5(
+        terms, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+      );
+      CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
+      INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 1);
+    `);
+    const insert = db.prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)');
+    for (const { rowid, tenant, user_id, terms } of entries) {
+      const own = ownerTermPrefix(tenant, user_id);
+      const context = contextTermPrefix(tenant, user_id);
+      const scoped = terms
+        .split(' ')
+        .filter(Boolean)
+        .map((term) => (term.startsWith('~') ? context + term.slice(1) : own + term));
+      insert.run(rowid, scoped.join(' '));
+    }
+    db.prepare("UPDATE store_meta SET value = '9' WHERE key = 'schema_version'").run();
+  } finally {
+    db.close();
+  }
+}
+
+describe('sqlite keyword index of a store whose deletes kept the tokens (schema 9)', () => {
+  it("is rebuilt on open with the same results, and from then on an erased user's words leave the files", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    const onDisk = (word: string) =>
+      ['', '-wal'].reduce((n, suffix) => {
+        try {
+          return n + (readFileSync(`${path}${suffix}`).includes(word) ? 1 : 0);
+        } catch {
+          return n;
+        }
+      }, 0);
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const erin = ['quince5521', 'kumquat5521'].map((word) =>
+        makeRecord({ content: `The user grows ${word} by the lighthouse`, user_id: 'erin' }),
+      );
+      const frank = makeRecord({ content: 'The user paints the lighthouse white', user_id: 'frank' });
+      await store.commit({
+        inserts: [...erin, frank].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      const searches = async (s: SqliteMemoryStore) =>
+        Promise.all(
+          ['erin', 'frank'].map((user) =>
+            s.keywordSearch({ tenant: 't1', userId: user }, keywordTokens('lighthouse quince'), 10),
+          ),
+        );
+      const before = await searches(store);
+      await store.close();
+      asSchema9Keywords(path);
+      // A memory schema 9 deleted: its entry marked deleted, its tokens kept in the index's pages.
+      const old = new Database(path);
+      const gone = 1_000_000;
+      old
+        .prepare('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)')
+        .run(gone, `${ownerTermPrefix('t1', 'erin')}gooseberry5521`);
+      old.prepare('DELETE FROM memory_keywords WHERE rowid = ?').run(gone);
+      old.close();
+      expect(onDisk('gooseberry5521')).toBeGreaterThan(0);
+
+      const upgraded = new SqliteMemoryStore(path);
+      await upgraded.open({ model: 'test-8', dimension: 8 });
+      const db = new Database(path, { readonly: true });
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_keywords'").pluck().get()).not.toMatch(
+        /contentless_delete/,
+      );
+      db.close();
+      expect(onDisk('gooseberry5521')).toBe(0);
+      expect(await searches(upgraded)).toEqual(before);
+      expect(kept(path)).toEqual(counted(path));
+
+      await upgraded.deleteMany(
+        't1',
+        erin.map((r) => r.id),
+      );
+      expect(await upgraded.purgeDeleted()).toMatchObject({ purged: true });
+      expect([onDisk('quince5521'), onDisk('kumquat5521')]).toEqual([0, 0]);
+      const white = await upgraded.keywordSearch({ tenant: 't1', userId: 'frank' }, keywordTokens('lighthouse'), 10);
+      expect(white.map((h) => h.id)).toEqual([frank.id]);
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('sqlite keyword statistics of a store from before them (schema 6)', () => {
   it('are counted from its entries on open, and kept from then on', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));

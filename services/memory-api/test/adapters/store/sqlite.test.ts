@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { keywordTokens } from '@hindsight/text';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { ownerTermPrefix } from '../../../src/adapters/store/keywords.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 import { runMemoryStoreContract } from './contract.ts';
@@ -42,7 +43,11 @@ describe('sqlite keyword index', () => {
       await store.close();
 
       const db = new Database(path);
-      db.exec("DELETE FROM memory_keywords; UPDATE store_meta SET value = '0' WHERE key = 'keyword_index_version'");
+      db.exec(`
+        INSERT INTO memory_keywords (memory_keywords) VALUES ('delete-all');
+        DELETE FROM memory_keyword_terms;
+        UPDATE store_meta SET value = '0' WHERE key = 'keyword_index_version';
+      `);
       db.close();
 
       const reopened = new SqliteMemoryStore(path);
@@ -89,15 +94,15 @@ describe('sqlite schema migrations', () => {
 
 describe('sqlite forgets what was deleted (user erasure)', () => {
   const phrase = 'tamarillo-orchard-4417';
-  const count = (bytes: Buffer) => {
+  const count = (bytes: Buffer, text: string) => {
     let n = 0;
-    for (let at = bytes.indexOf(phrase); at !== -1; at = bytes.indexOf(phrase, at + 1)) n += 1;
+    for (let at = bytes.indexOf(text); at !== -1; at = bytes.indexOf(text, at + 1)) n += 1;
     return n;
   };
-  const onDisk = (path: string) =>
+  const onDisk = (path: string, text = phrase) =>
     ['', '-wal'].reduce((n, suffix) => {
       try {
-        return n + count(readFileSync(`${path}${suffix}`));
+        return n + count(readFileSync(`${path}${suffix}`), text);
       } catch {
         return n;
       }
@@ -134,6 +139,53 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
     }
   });
 
+  it("leaves no byte of an erased user's words, though other users' entries were indexed beside them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      // One term, as the keyword index holds it (the hyphens of \`phrase\` split it into three).
+      const word = 'tamarillo4417';
+      const erased = Array.from({ length: 3 }, (_, i) =>
+        makeRecord({ content: `Note ${i}: the user keeps a ${word} by the lake`, user_id: 'erin' }),
+      );
+      const kept = Array.from({ length: 3 }, (_, i) =>
+        makeRecord({ content: `Note ${i}: the user keeps a lemon tree by the lake`, user_id: 'frank' }),
+      );
+      // One commit, so both users' tokens sit in the same pages of the keyword index.
+      await store.commit({
+        inserts: [...erased, ...kept].map((record, i) => ({ record, vector: axisVector(i) })),
+        updates: [],
+      });
+      // An edit of one of them: its entry is written anew.
+      const [edited] = erased as [(typeof erased)[number]];
+      await store.commit({
+        inserts: [],
+        updates: [{ record: { ...edited, content: `The user sold the ${word}` } }],
+      });
+      await store.commit({
+        inserts: [
+          { record: makeRecord({ content: 'The user likes plain tea', user_id: 'frank' }), vector: axisVector(6) },
+        ],
+        updates: [],
+      });
+      expect(onDisk(path, word)).toBeGreaterThan(0);
+
+      await store.deleteMany(
+        't1',
+        erased.map((r) => r.id),
+      );
+      expect(await store.purgeDeleted()).toMatchObject({ purged: true });
+      expect(onDisk(path, word)).toBe(0);
+      const lemon = await store.keywordSearch({ tenant: 't1', userId: 'frank' }, keywordTokens('lemon tree lake'), 10);
+      expect(lemon.map((h) => h.id).sort()).toEqual(kept.map((r) => r.id).sort());
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('scrubs, once, the free space of a store that predates secure deletes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
     const path = join(dir, 'memory.db');
@@ -147,9 +199,20 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
       // As an older release deleted: no secure_delete, FTS5 delete markers, no scrub recorded.
       const db = new Database(path);
       db.pragma('secure_delete = OFF');
+      const entry = db.prepare('SELECT rowid, terms FROM memory_keyword_terms').get() as {
+        rowid: number;
+        terms: string;
+      };
+      const scoped = entry.terms
+        .split(' ')
+        .map((term) => ownerTermPrefix(record.tenant, record.user_id) + term)
+        .join(' ');
+      db.exec("INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 0)");
+      db.prepare("INSERT INTO memory_keywords (memory_keywords, rowid, terms) VALUES ('delete', ?, ?)").run(
+        entry.rowid,
+        scoped,
+      );
       db.exec(`
-        INSERT INTO memory_keywords (memory_keywords, rank) VALUES ('secure-delete', 0);
-        DELETE FROM memory_keywords WHERE rowid = (SELECT rowid FROM memories);
         DELETE FROM memory_keyword_terms WHERE rowid = (SELECT rowid FROM memories);
         DELETE FROM memories;
         DELETE FROM store_meta WHERE key = 'free_space_scrubbed';

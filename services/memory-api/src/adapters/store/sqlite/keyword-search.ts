@@ -22,15 +22,17 @@ export const keywordIndexVersion = (window: TurnContextWindow) =>
   `${KEYWORD_TOKENIZER_VERSION}/scoped-terms+entry-terms/${windowLabel(window)}`;
 
 /**
- * The keyword tables (schema 9): `memory_keywords`, an FTS5 index of owner-scoped tokens that keeps
- * no copy of them (contentless, deletable by rowid), its vocabulary, and `memory_keyword_terms`,
- * each entry's terms without the owner's prefix (context terms behind `CONTEXT_MARK`), which a
- * search reads to count a match's query terms and length: ~150 characters per memory where the
- * scoped tokens took ~500.
+ * The keyword tables (schema 10): `memory_keywords`, an FTS5 index of owner-scoped tokens that keeps
+ * no copy of them (contentless), its vocabulary, and `memory_keyword_terms`, each entry's terms
+ * without the owner's prefix (context terms behind `CONTEXT_MARK`), which a search reads to count
+ * a match's query terms and length: ~150 characters per memory where the scoped tokens took ~500.
+ * An entry leaves the index by FTS5's 'delete' command given the tokens it was written with (from
+ * its terms), which with secure-delete on takes them out of the index's pages at once; a
+ * contentless_delete table would only mark the row deleted and keep its tokens until a merge.
  */
 export const KEYWORD_TABLES_DEFINITION = `
   CREATE VIRTUAL TABLE memory_keywords USING fts5(
-    terms, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+    terms, content = '', tokenize = 'unicode61 remove_diacritics 0'
   );
   CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
   CREATE TABLE memory_keyword_terms (rowid INTEGER PRIMARY KEY, terms TEXT NOT NULL);
@@ -138,18 +140,16 @@ export class SqliteKeywordIndex {
         | string
         | undefined;
       if (previous !== undefined) {
+        this.unindex(rowid, owner, previous);
         const before = entrySize(previous);
         documents -= 1;
         own -= before.own;
         context -= before.context;
       }
     }
-    const ownPrefix = ownerTermPrefix(owner.tenant, owner.user_id);
-    const contextPrefix = contextTermPrefix(owner.tenant, owner.user_id);
-    const scoped = [...entry.own.map((t) => ownPrefix + t), ...entry.context.map((t) => contextPrefix + t)];
-    const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)];
-    this.sql('INSERT OR REPLACE INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, scoped.join(' '));
-    this.sql('INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (?, ?)').run(rowid, terms.join(' '));
+    const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)].join(' ');
+    this.sql('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, scopedTokens(terms, owner));
+    this.sql('INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (?, ?)').run(rowid, terms);
     this.count(owner, documents, own, context);
   }
 
@@ -159,10 +159,18 @@ export class SqliteKeywordIndex {
       | string
       | undefined;
     if (previous === undefined) return;
-    this.sql('DELETE FROM memory_keywords WHERE rowid = ?').run(rowid);
+    this.unindex(rowid, owner, previous);
     this.sql('DELETE FROM memory_keyword_terms WHERE rowid = ?').run(rowid);
     const before = entrySize(previous);
     this.count(owner, -1, -before.own, -before.context);
+  }
+
+  /** Takes an entry's tokens out of the FTS5 index: `terms`, what `memory_keyword_terms` holds for it. */
+  private unindex(rowid: bigint, owner: KeywordOwner, terms: string): void {
+    this.sql("INSERT INTO memory_keywords (memory_keywords, rowid, terms) VALUES ('delete', ?, ?)").run(
+      rowid,
+      scopedTokens(terms, owner),
+    );
   }
 
   /** Drops every entry and every owner's statistics (a rebuild of the index follows). */
@@ -395,6 +403,22 @@ export function countKeywordOwners(sql: Sql): void {
     'INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 0)',
   );
   for (const o of owners.values()) insert.run(o.tenant, o.user_id, o.documents, o.own, o.context);
+}
+
+/**
+ * An entry's owner-scoped tokens as the FTS5 index holds them, from its terms: `s<owner>term` for
+ * its own terms, `c<owner>term` for those behind `CONTEXT_MARK`, in the same order (FTS5's 'delete'
+ * must be given the tokens and positions the entry was written with).
+ */
+function scopedTokens(terms: string, owner: KeywordOwner): string {
+  if (terms.length === 0) return '';
+  const own = ownerTermPrefix(owner.tenant, owner.user_id);
+  const context = contextTermPrefix(owner.tenant, owner.user_id);
+  const mark = CONTEXT_MARK.charCodeAt(0);
+  return terms
+    .split(' ')
+    .map((term) => (term.charCodeAt(0) === mark ? context + term.slice(1) : own + term))
+    .join(' ');
 }
 
 /** How many own and context tokens a schema-7 entry holds (`s<owner>…` and `c<owner>…`, space-separated). */

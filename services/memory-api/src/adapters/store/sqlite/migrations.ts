@@ -173,6 +173,27 @@ export const MIGRATIONS: ReadonlyArray<{
         DROP TABLE memory_keywords;
         -- Present in a file whose schema version was set back by hand; rebuilt with the rest.
         DROP TABLE IF EXISTS memory_keyword_terms;
+        CREATE VIRTUAL TABLE memory_keywords USING fts5(
+          terms, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
+        );
+        CREATE VIRTUAL TABLE memory_keywords_vocab USING fts5vocab(memory_keywords, 'row');
+        CREATE TABLE memory_keyword_terms (rowid INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+        DELETE FROM store_meta WHERE key = 'keyword_index_version';
+      `);
+    },
+  },
+  {
+    // A contentless_delete index only marks a deleted entry and keeps its tokens in its pages until
+    // a merge (an erased user's words stayed in the file): the index becomes a contentless one whose
+    // entries leave it by FTS5's 'delete', which secure-delete carries out at once (keyword-search.ts).
+    // The store rebuilds the entries on open.
+    version: 10,
+    compact: true,
+    up: (db) => {
+      db.exec(`
+        DROP TABLE memory_keywords_vocab;
+        DROP TABLE memory_keywords;
+        DROP TABLE memory_keyword_terms;
         ${KEYWORD_TABLES_DEFINITION}
         DELETE FROM store_meta WHERE key = 'keyword_index_version';
       `);
