@@ -1,7 +1,6 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import {
-  type MemoryRecord,
   type MemoryStatus,
   resolveTimeRange,
   type SearchHit,
@@ -19,7 +18,7 @@ import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
 import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
-import type { CandidateSet, MemoryStore, SearchScope } from './store-port.ts';
+import type { CandidateRecord, CandidateSet, MemoryStore, SearchScope } from './store-port.ts';
 import { DEFAULT_USER } from './write.ts';
 
 export interface SearchSettings {
@@ -139,7 +138,7 @@ async function searchMemories(
   };
   // A stored memory's evidence: its similarity (from the k-NN, or looked up below), its keyword
   // score, and for a conversation turn its dialogue focus.
-  const storedEvidence = (record: MemoryRecord, sim: number): HitEvidence => {
+  const storedEvidence = (record: CandidateRecord, sim: number): HitEvidence => {
     const evidence: HitEvidence = {
       similarity: sim,
       keyword: keywordScore.get(record.id) ?? 0,
@@ -149,7 +148,7 @@ async function searchMemories(
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
     return evidence;
   };
-  const scoreStored = (record: MemoryRecord, sim: number) =>
+  const scoreStored = (record: CandidateRecord, sim: number) =>
     scoreHit(toHit(record), storedEvidence(record, sim), query, record.superseded_by);
   const hits: Ranked[] = records.map((record) => scoreStored(record, similarity.get(record.id) ?? 0));
   for (const { hit, similarity: sim, keyword: kw } of sessionHits) {
@@ -166,7 +165,7 @@ async function searchMemories(
     for (let i = 0; i < Math.min(request.top_k, hits.length); i++) {
       const hit = hits[i] as Ranked;
       if (hit.layer === 'working' || similarity.has(hit.id) || hit.score < minScore) continue;
-      const record = byId.get(hit.id) as MemoryRecord;
+      const record = byId.get(hit.id) as CandidateRecord;
       hits[i] = scoreStored(record, candidates.keywordOnlySimilarities.get(hit.id) ?? 0);
       rescored = true;
     }
@@ -229,7 +228,7 @@ function buildScope(tenant: string, request: SearchRequest, now: number): Search
   return scope;
 }
 
-function toHit(record: MemoryRecord): Omit<SearchHit, 'score' | 'scores'> {
+function toHit(record: CandidateRecord): Omit<SearchHit, 'score' | 'scores'> {
   return {
     id: record.id,
     content: record.content,

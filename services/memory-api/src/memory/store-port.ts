@@ -50,12 +50,35 @@ export interface CandidateQuery {
   vector: Promise<Float32Array | undefined>;
 }
 
+/**
+ * The fields of a memory a search reads (search.ts: scoring, dialogue focus, the hit it answers):
+ * all a store must answer of a candidate, so one need not read or copy the rest (history, query,
+ * hashes) for the ~60 candidates of every search.
+ */
+export const CANDIDATE_FIELDS = [
+  'id',
+  'content',
+  'layer',
+  'category',
+  'status',
+  'tags',
+  'metadata',
+  'source',
+  'confidence',
+  'decay_weight',
+  'occurred_at',
+  'created_at',
+  'session_id',
+  'superseded_by',
+] as const satisfies ReadonlyArray<keyof MemoryRecord>;
+export type CandidateRecord = Pick<MemoryRecord, (typeof CANDIDATE_FIELDS)[number]>;
+
 /** Everything a search needs from the store, as `vectorSearch`, `keywordSearch`, `getMany` and `similarities` answer it. */
 export interface CandidateSet {
   dense: Candidate[];
   keyword: Candidate[];
-  /** The records of the candidates of both lists (each once, in no particular order). */
-  records: MemoryRecord[];
+  /** The candidates of both lists (each once, in no particular order): at least their `CANDIDATE_FIELDS`, as `getMany` answers them. */
+  records: CandidateRecord[];
   /** Cosine similarity to the query vector of the keyword candidates the k-NN did not return (none without a vector). */
   keywordOnlySimilarities: Map<string, number>;
 }

@@ -4,6 +4,8 @@ import { beginErasure, type ErasureReceipt } from '@hindsight/memory-model';
 import { keywordTokens } from '@hindsight/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CANDIDATE_FIELDS,
+  type CandidateRecord,
   DuplicateContentError,
   IdTakenError,
   type MemoryFilter,
@@ -153,7 +155,11 @@ export function runMemoryStoreContract(name: string, factory: StoreFactory): voi
       const found = await pending;
       expect(found.dense).toEqual(dense);
       expect(found.keyword).toEqual(keyword);
-      const byId = (records: readonly { id: string }[]) => [...records].sort((a, b) => a.id.localeCompare(b.id));
+      // What a search reads of each candidate, as getMany answers it (a store may answer the rest too).
+      const byId = (records: readonly CandidateRecord[]) =>
+        [...records]
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map((record) => Object.fromEntries(CANDIDATE_FIELDS.map((field) => [field, record[field]])));
       expect(byId(found.records)).toEqual(byId(await store.getMany('t1', [near.id, denseOnly.id, keywordOnly.id])));
       expect(found.keywordOnlySimilarities).toEqual(await store.similarities('t1', [keywordOnly.id], vector));
       expect(found.keywordOnlySimilarities.get(keywordOnly.id)).toBeCloseTo(0.5 / Math.hypot(1, 0.5), 4);

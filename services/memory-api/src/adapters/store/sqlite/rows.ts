@@ -1,5 +1,11 @@
 import type { MemoryRecord } from '@hindsight/memory-model';
-import { type ColumnCodec, columnKind, MEMORY_COLUMNS, recordToValues as recordToColumns } from '../memory-columns.ts';
+import {
+  type ColumnCodec,
+  columnKind,
+  MEMORY_COLUMNS,
+  type MemoryColumn,
+  recordToValues as recordToColumns,
+} from '../memory-columns.ts';
 
 /** The `memories` table row: times as epoch ms, JSON fields as text. */
 export interface MemoryRow {
@@ -41,27 +47,37 @@ const SQLITE_COLUMNS: ColumnCodec = {
 };
 
 /**
- * The record's columns as a select list, in `COLUMNS` order: a statement reading them in raw mode
- * (values by position, `recordFromValues`) skips building an object keyed by every column name
- * for each row and finding each column's decoder again (a search reads ~70 rows: ~0.95 → ~0.58 ms).
+ * Some of the record's columns as a select list, and the record of a raw row of it (values by
+ * position; values after the columns are ignored): a statement in raw mode skips building an object
+ * keyed by every column name for each row and finding each column's decoder again (a search reads
+ * ~70 rows: ~0.95 → ~0.58 ms).
  */
-export const RECORD_SELECT = MEMORY_COLUMNS.map((column) => `m.${column}`).join(', ');
-
-const DECODERS: ReadonlyArray<((stored: never) => unknown) | undefined> = MEMORY_COLUMNS.map((column) => {
-  const kind = columnKind(column);
-  return kind === 'value' ? undefined : (SQLITE_COLUMNS[kind].decode as (stored: never) => unknown);
-});
-
-/** The record of a raw row of `RECORD_SELECT` (values after the record's are ignored). */
-export function recordFromValues(values: readonly unknown[]): MemoryRecord {
-  const record: Record<string, unknown> = {};
-  for (let i = 0; i < MEMORY_COLUMNS.length; i++) {
-    const stored = values[i];
-    const decode = DECODERS[i];
-    record[MEMORY_COLUMNS[i] as string] = stored === null || decode === undefined ? stored : decode(stored as never);
-  }
-  return record as MemoryRecord;
+export function columnsReader<C extends MemoryColumn>(
+  columns: readonly C[],
+): { select: string; fromValues: (values: readonly unknown[]) => Pick<MemoryRecord, C> } {
+  const decoders = columns.map((column) => {
+    const kind = columnKind(column);
+    return kind === 'value' ? undefined : (SQLITE_COLUMNS[kind].decode as (stored: never) => unknown);
+  });
+  return {
+    select: columns.map((column) => `m.${column}`).join(', '),
+    fromValues: (values) => {
+      const record: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const stored = values[i];
+        const decode = decoders[i];
+        record[columns[i] as string] = stored === null || decode === undefined ? stored : decode(stored as never);
+      }
+      return record as Pick<MemoryRecord, C>;
+    },
+  };
 }
+
+const wholeRecord = columnsReader(MEMORY_COLUMNS);
+/** Every column of the record as a select list, in `COLUMNS` order. */
+export const RECORD_SELECT = wholeRecord.select;
+/** The record of a raw row of `RECORD_SELECT` (values after the record's are ignored). */
+export const recordFromValues = wholeRecord.fromValues as (values: readonly unknown[]) => MemoryRecord;
 
 /** Column values in the order of `COLUMNS` (without rowid). */
 export function recordToValues(record: MemoryRecord): unknown[] {

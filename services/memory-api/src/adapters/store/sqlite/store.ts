@@ -5,8 +5,10 @@ import { ErasureReceipt, type Layer, type MemoryRecord, type MemoryStatus } from
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import {
+  CANDIDATE_FIELDS,
   type Candidate,
   type CandidateQuery,
+  type CandidateRecord,
   type CandidateSet,
   DuplicateContentError,
   type EmbeddingSpace,
@@ -34,7 +36,7 @@ import { DEFAULT_TURN_CONTEXT, type TurnContextWindow } from '../turn-context.ts
 import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
 import { keywordIndexVersion, SqliteKeywordIndex } from './keyword-search.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
-import { COLUMNS, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
+import { COLUMNS, columnsReader, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 import {
   dropVectorTables,
@@ -58,6 +60,8 @@ const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
+/** What `searchCandidates` reads of each candidate. */
+const CANDIDATE_READER = columnsReader(CANDIDATE_FIELDS);
 
 /**
  * The embedded long-term store: one SQLite file holding rows, vectors (int8 and int16, with a
@@ -578,16 +582,16 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const ids = [...new Set([...denseIds, ...keyword.map((c) => c.id)])];
     const keywordOnlySimilarities = new Map<string, number>();
     if (ids.length === 0) return { dense, keyword, records: [], keywordOnlySimilarities };
-    // As getMany reads them (`+tenant`: the ids' unique index), with the rowid after the record's columns.
+    // As getMany looks them up (`+tenant`: the ids' unique index), only what a search reads, with the rowid after.
     const rows = this.records(
-      `SELECT ${RECORD_SELECT}, m.rowid FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
+      `SELECT ${CANDIDATE_READER.select}, m.rowid FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
     ).all(scope.tenant, JSON.stringify(ids)) as unknown[][];
-    const records = rows.map(recordFromValues);
+    const records = rows.map(CANDIDATE_READER.fromValues);
     if (vector) {
       const keywordOnly = new Map<number, string>();
       rows.forEach((row, i) => {
-        const id = (records[i] as MemoryRecord).id;
-        if (!denseIds.has(id)) keywordOnly.set(row[COLUMNS.length] as number, id);
+        const id = (records[i] as CandidateRecord).id;
+        if (!denseIds.has(id)) keywordOnly.set(row[CANDIDATE_FIELDS.length] as number, id);
       });
       for (const [rowid, distance] of this.vectors().distances([...keywordOnly.keys()], vector)) {
         keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
