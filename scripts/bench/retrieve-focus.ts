@@ -18,7 +18,7 @@ import { BuiltinEmbedder } from '@hindsight/embedding';
 import { round } from '../eval/scoring.ts';
 import { JsonClient, type LatencyFigures, measureLatency } from './http-client.ts';
 import { measureMixedLoad } from './mixed-load.ts';
-import { breakdown, mib, readRss, scrape } from './service-figures.ts';
+import { breakdown, mib, readCpuMs, readRss, scrape } from './service-figures.ts';
 import { type BenchSuite, startSuite } from './suite.ts';
 import { Workload } from './workload.ts';
 
@@ -117,6 +117,15 @@ async function seed(): Promise<void> {
   log(`seeded ${memories} memories into ${seedDir} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+/** CPU used so far by memory-api and the embedder service (0 when it embeds in process). */
+async function processCpu(suite: BenchSuite): Promise<{ memoryApi: number; embedder: number }> {
+  const embedderPid = suite.embedder?.child.pid;
+  return {
+    memoryApi: await readCpuMs(suite.memoryApi.pid),
+    embedder: embedderPid === undefined ? 0 : await readCpuMs(embedderPid),
+  };
+}
+
 async function measure(suite: BenchSuite, client: JsonClient) {
   const answers = { total: 0, empty: 0 };
   const phase = (count: number) => {
@@ -134,10 +143,16 @@ async function measure(suite: BenchSuite, client: JsonClient) {
   const before = await scrape(suite.memoryApi.url);
   const oneClient = await measureLatency(phase(requests), { requests, concurrency: 1 });
   const after = await scrape(suite.memoryApi.url);
+  const cpuBefore = await processCpu(suite);
   const concurrent = await measureLatency(phase(concurrentRequests), {
     requests: concurrentRequests,
     concurrency: CONCURRENCY,
   });
+  const cpuAfter = await processCpu(suite);
+  const cpuPerRequest = {
+    memoryApi: round((cpuAfter.memoryApi - cpuBefore.memoryApi) / concurrentRequests),
+    embedder: round((cpuAfter.embedder - cpuBefore.embedder) / concurrentRequests),
+  };
   const rss = await readRss(suite.memoryApi.pid);
   const line = (label: string, f: LatencyFigures) =>
     `  ${label.padEnd(22)} p50 ${f.p50.toFixed(2).padStart(7)} ms  p95 ${f.p95.toFixed(2).padStart(7)} ms  p99 ${f.p99.toFixed(2).padStart(7)} ms  ${f.throughput.toFixed(0).padStart(6)}/s`;
@@ -151,6 +166,9 @@ async function measure(suite: BenchSuite, client: JsonClient) {
     `  inside memory-api, 1 client (mean ms): ${Object.entries(stages)
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(', ')}`,
+  );
+  log(
+    `  CPU per /retrieve, ${CONCURRENCY} clients (ms, every thread): memory-api ${cpuPerRequest.memoryApi.toFixed(2)}, embedder service ${cpuPerRequest.embedder.toFixed(2)}`,
   );
   log(`  memory-api RSS ${mib(rss.rssBytes)} (peak ${mib(rss.peakBytes)})`);
   let mixed: Awaited<ReturnType<typeof measureMixedLoad>> | undefined;
@@ -177,6 +195,7 @@ async function measure(suite: BenchSuite, client: JsonClient) {
     oneClient,
     concurrent,
     speedup: round(concurrent.throughput / oneClient.throughput),
+    cpuPerRequestMs: cpuPerRequest,
     stagesMs: stages,
     rss,
     ...(mixed ? { mixed, mixedRss } : {}),

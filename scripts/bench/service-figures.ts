@@ -47,4 +47,15 @@ export async function readRss(pid: number): Promise<{ rssBytes: number; peakByte
   return { rssBytes: kib('VmRSS'), peakBytes: kib('VmHWM') };
 }
 
+/**
+ * CPU time a process has used so far (user + system, every thread), ms: `/proc/<pid>/stat` counts it
+ * in clock ticks of 10 ms (USER_HZ 100 on Linux), so read it over hundreds of requests.
+ */
+export async function readCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
