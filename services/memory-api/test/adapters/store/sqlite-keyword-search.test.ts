@@ -75,6 +75,44 @@ function counted(path: string): Counts {
   }
 }
 
+/**
+ * The FTS5 index's tokens (entries and occurrences of each) against those the entries' terms say it
+ * holds: an entry deleted or rewritten with other tokens than it was written with would leave some.
+ */
+function indexedTokens(path: string): { index: Map<string, string>; entries: Map<string, string> } {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const index = new Map(
+      (db.prepare('SELECT term, doc, cnt FROM memory_keywords_vocab').all() as TokenRow[]).map((r) => [
+        r.term,
+        `${r.doc}/${r.cnt}`,
+      ]),
+    );
+    const counts = new Map<string, { doc: number; cnt: number }>();
+    const rows = db
+      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid')
+      .all() as Array<{ tenant: string; user_id: string; terms: string }>;
+    for (const { tenant, user_id, terms } of rows) {
+      const seen = new Set<string>();
+      for (const term of terms.split(' ').filter(Boolean)) {
+        const token = term.startsWith('~')
+          ? contextTermPrefix(tenant, user_id) + term.slice(1)
+          : ownerTermPrefix(tenant, user_id) + term;
+        const count = counts.get(token) ?? { doc: 0, cnt: 0 };
+        count.cnt += 1;
+        if (!seen.has(token)) count.doc += 1;
+        seen.add(token);
+        counts.set(token, count);
+      }
+    }
+    return { index, entries: new Map([...counts].map(([token, c]) => [token, `${c.doc}/${c.cnt}`])) };
+  } finally {
+    db.close();
+  }
+}
+
+type TokenRow = { term: string; doc: number; cnt: number };
+
 describe("sqlite keyword statistics stay exact (the owner's memories and terms)", () => {
   let t: TestApp;
   let path: string;
@@ -147,6 +185,8 @@ describe("sqlite keyword statistics stay exact (the owner's memories and terms)"
 
     const statistics = kept(path);
     expect(statistics).toEqual(counted(path));
+    const tokens = indexedTokens(path);
+    expect(tokens.index).toEqual(tokens.entries);
     expect(statistics['acme/ana']?.documents).toBe(20 + 15);
     expect(statistics['acme/ben']?.documents).toBe(12 + 15);
     // Turns hold their neighbours' words as context terms.
