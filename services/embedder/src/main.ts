@@ -12,9 +12,13 @@ async function main(): Promise<void> {
   const log = createLogger({ service: 'embedder', level: config.LOG_LEVEL });
   const metrics = createMetrics({ processMetrics: true });
 
+  // The Redis tier spares a model server's call. The built-in provider computes a query's vector in
+  // ~0.1 ms of CPU, less than looking it up and storing it costs (two round trips to Redis and
+  // ~0.15 ms more of this process's CPU per miss, scripts/bench/retrieve-focus.ts): it keeps the LRU only.
+  const redisCache = Boolean(config.REDIS_URL) && config.EMBEDDINGS_PROVIDER !== 'builtin';
   // The cache is a producer-side client: fail fast rather than queue commands while Redis is away.
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, {
+  const redis = redisCache
+    ? new Redis(config.REDIS_URL as string, {
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
         connectionName: 'embedder-cache',

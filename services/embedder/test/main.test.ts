@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAiCompatibleTestServer } from '../../../shared/embedding/test/support/openai-compatible-server.ts';
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -53,7 +54,7 @@ describe('embedder service as a real child process (tsx src/main.ts)', () => {
     for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('boots, embeds over HTTP with the Redis cache, and shuts down gracefully on SIGTERM', async () => {
+  it('boots, embeds over HTTP on the built-in provider without writing Redis, and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
     const prefix = `test:embedder-main:${randomUUID()}:`;
     const { child, output, exited } = start({
@@ -76,7 +77,8 @@ describe('embedder service as a real child process (tsx src/main.ts)', () => {
       const body = (await res.json()) as { model: string; dim: number; vectors: string[] };
       expect(body).toMatchObject({ model: 'builtin-v8-96', dim: 96 });
       expect(Buffer.from(body.vectors[1] as string, 'base64').byteLength).toBe(96 * 4);
-      expect(await redis.keys(`${prefix}*`)).toHaveLength(2);
+      // Computing a built-in vector costs less than a Redis look-up: REDIS_URL is not used for it.
+      expect(await redis.keys(`${prefix}*`)).toHaveLength(0);
       expect((await fetch(`${base}/ready`)).status).toBe(200);
 
       child.kill('SIGTERM');
@@ -86,6 +88,51 @@ describe('embedder service as a real child process (tsx src/main.ts)', () => {
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys);
       redis.disconnect();
+    }
+  });
+
+  it('keeps the vectors of a model server in the Redis cache, where they spare its calls', async () => {
+    const server = new OpenAiCompatibleTestServer(24);
+    const baseUrl = await server.start();
+    const port = await freePort();
+    const prefix = `test:embedder-main:${randomUUID()}:`;
+    const { child, exited } = start({
+      PORT: String(port),
+      EMBEDDINGS_PROVIDER: 'openai',
+      EMBEDDINGS_BASE_URL: baseUrl,
+      EMBEDDINGS_MODEL: 'local-model',
+      EMBEDDINGS_DIM: '24',
+      EMBED_CACHE_SIZE: '0',
+      REDIS_URL,
+      EMBED_CACHE_REDIS_PREFIX: prefix,
+    });
+    children.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    const redis = new Redis(REDIS_URL);
+    try {
+      await waitForHealth(base, exited);
+      const embed = async () => {
+        const res = await fetch(`${base}/embed`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ texts: ['a real process', 'a model server'], encoding_format: 'base64' }),
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { vectors: string[] }).vectors;
+      };
+      const first = await embed();
+      expect(await redis.keys(`${prefix}*`)).toHaveLength(2);
+      const calls = server.requests.length;
+      // Without an LRU, the same texts again come from Redis: the model server is not called.
+      expect(await embed()).toEqual(first);
+      expect(server.requests.length).toBe(calls);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      await server.stop();
     }
   });
 
