@@ -70,7 +70,12 @@ export function createMemoryStore(
     ...keywords,
     memory: { cacheBytes: config.SQLITE_CACHE_MIB * 1024 ** 2, mmapBytes: config.SQLITE_MMAP_MIB * 1024 ** 2 },
   };
-  if (readWorkers > 0) return new PooledSqliteStore(config.DATABASE_PATH, options, readWorkers);
+  if (readWorkers > 0) {
+    return new PooledSqliteStore(config.DATABASE_PATH, options, readWorkers, {
+      onCheckpointError: (error) =>
+        log.error({ err: error }, 'a checkpoint of the WAL failed; the next write asks again'),
+    });
+  }
   return new SqliteMemoryStore(config.DATABASE_PATH, options);
 }
 

@@ -17,12 +17,28 @@ import type {
   WriteBatch,
 } from '../../../memory/store-port.ts';
 import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
-import { DEFAULT_CONNECTION_MEMORY, SqliteMemoryStore, type SqliteStoreOptions, type StageListener } from './store.ts';
+import {
+  DEFAULT_CONNECTION_MEMORY,
+  isBulkWrite,
+  SqliteMemoryStore,
+  type SqliteStoreOptions,
+  type StageListener,
+} from './store.ts';
 
 /** Memories whose access statistics one statement of the access worker updates. */
 const ACCESS_CHUNK = 64;
 /** The access worker's page cache: an update of ACCESS_CHUNK rows by id touches a few hundred pages at most. */
 const ACCESS_CACHE_BYTES = 2 * 1024 ** 2;
+/**
+ * How long after a write the WAL is checkpointed (a bulk write's at once): writes of the same
+ * moments share one checkpoint, and its fsync of the file, as SQLite's own every ~1,000 pages did.
+ */
+const CHECKPOINT_DELAY_MS = 200;
+
+export interface PooledStoreHooks {
+  /** A checkpoint of the WAL failed (the next write asks for another; nothing acknowledged is lost): a process warning when not given. */
+  onCheckpointError?: (error: Error) => void;
+}
 
 /**
  * The embedded store serving memory-api: writes (and erasure, re-index) on the one serving
@@ -38,13 +54,20 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
   /** One worker with a writing connection of its own for access statistics (read-pool.ts ACCESS_WRITES). */
   private access: SqliteReadPool | undefined;
   private stageListener: StageListener | undefined;
+  /** The checkpoint asked of the access worker and not answered yet; one more waits at most. */
+  private checkpointRun: Promise<void> | undefined;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private truncateWanted = false;
+  private checkpointAgain = false;
 
   constructor(
     private readonly path: string,
     private readonly options: SqliteStoreOptions,
     private readonly readWorkers: number,
+    private readonly hooks: PooledStoreHooks = {},
   ) {
-    this.writer = new SqliteMemoryStore(path, { ...options, searchesInPool: true });
+    // The access worker checkpoints the WAL, off the event loop (`checkpointAfterWrite`).
+    this.writer = new SqliteMemoryStore(path, { ...options, searchesInPool: true, checkpointsElsewhere: true });
   }
 
   async open(space: EmbeddingSpace): Promise<void> {
@@ -78,6 +101,10 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    this.checkpointAgain = false;
+    await this.checkpointRun;
     await this.access?.close();
     this.access = undefined;
     await this.pool?.close();
@@ -89,8 +116,51 @@ export class PooledSqliteStore implements MemoryStore, ReindexableStore {
     return this.writer.check();
   }
 
-  commit(batch: WriteBatch): Promise<void> {
-    return this.writer.commit(batch);
+  async commit(batch: WriteBatch): Promise<void> {
+    await this.writer.commit(batch);
+    this.checkpointAfterWrite(isBulkWrite(batch));
+  }
+
+  /**
+   * Asks the access worker to checkpoint the WAL, CHECKPOINT_DELAY_MS after a write (a bulk
+   * write's at once, truncating the WAL after it): the copy into the file and its fsync run on that
+   * worker's connection, never blocking the serving one (a passive checkpoint takes no lock).
+   */
+  private checkpointAfterWrite(bulk: boolean): void {
+    if (!this.access) return;
+    this.truncateWanted ||= bulk;
+    if (this.checkpointTimer !== undefined) {
+      if (!bulk) return;
+      clearTimeout(this.checkpointTimer);
+    }
+    this.checkpointTimer = setTimeout(
+      () => {
+        this.checkpointTimer = undefined;
+        this.runCheckpoint();
+      },
+      bulk ? 0 : CHECKPOINT_DELAY_MS,
+    );
+    this.checkpointTimer.unref();
+  }
+
+  private runCheckpoint(): void {
+    const access = this.access;
+    if (!access) return;
+    if (this.checkpointRun) {
+      this.checkpointAgain = true;
+      return;
+    }
+    const truncate = this.truncateWanted;
+    this.truncateWanted = false;
+    this.checkpointRun = access
+      .call('checkpoint', [truncate])
+      .catch((error: Error) => (this.hooks.onCheckpointError ?? process.emitWarning)(error))
+      .finally(() => {
+        this.checkpointRun = undefined;
+        if (!this.checkpointAgain) return;
+        this.checkpointAgain = false;
+        this.runCheckpoint();
+      });
   }
 
   /**

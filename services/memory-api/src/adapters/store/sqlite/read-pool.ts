@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '@hindsight/errors';
 import type { CandidateQuery, CandidateSet, EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
-import type { SearchStage, SqliteStoreOptions, StageListener } from './store.ts';
+import type { SearchStage, SqliteMemoryStore, SqliteStoreOptions, StageListener } from './store.ts';
 
 /**
  * The store calls a read worker answers: each reads only, and each is one statement or a few on
@@ -27,11 +27,12 @@ export type PooledRead = (typeof POOLED_READS)[number];
 /**
  * What the access worker writes (`role: 'access'`): access statistics, the one write memory-api
  * makes on every search, gathered by the AccessRecorder and written off the event loop on a
- * connection of its own (an update of a few hundred rows took 5–8 ms of the loop, up to 77 ms).
+ * connection of its own (an update of a few hundred rows took 5–8 ms of the loop, up to 77 ms);
+ * and the WAL's checkpoints, which the serving connection leaves to it (`checkpointsElsewhere`).
  */
-export const ACCESS_WRITES = ['recordAccess'] as const;
+export const ACCESS_WRITES = ['recordAccess', 'checkpoint'] as const;
 export type WorkerCall = PooledRead | (typeof ACCESS_WRITES)[number];
-export type StoreReads = Pick<MemoryStore, WorkerCall>;
+export type StoreReads = Pick<MemoryStore, Exclude<WorkerCall, 'checkpoint'>> & Pick<SqliteMemoryStore, 'checkpoint'>;
 
 /** What a read worker opens: the serving store's file, settings and space. */
 export interface ReaderSetup {
