@@ -270,6 +270,22 @@ export class StaleWriteError extends Error {
 }
 
 /**
+ * An update names another owner (`user_id`) than the stored memory's. No path moves a memory to
+ * another user (PATCH cannot name one, an import only inserts); the embedded store refuses such an
+ * update, as its vectors and keyword entry are scoped by the owner they were written under.
+ */
+export class OwnerChangeError extends Error {
+  constructor(
+    readonly memoryId: string,
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(`memory ${memoryId} belongs to user ${from}: an update cannot move it to user ${to}`);
+    this.name = 'OwnerChangeError';
+  }
+}
+
+/**
  * An inserted memory's id is already held. The SQL stores keep ids unique across tenants, so the
  * holder may be another tenant: only an import, which brings its own ids, can meet one it cannot see.
  */

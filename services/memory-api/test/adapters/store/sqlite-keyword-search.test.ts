@@ -14,7 +14,7 @@ import {
   rankKeywordMatches,
 } from '../../../src/adapters/store/keywords.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
-import type { SearchScope } from '../../../src/memory/store-port.ts';
+import { OwnerChangeError, type SearchScope } from '../../../src/memory/store-port.ts';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../../support/app.ts';
 import { axisVector, makeRecord } from '../../support/records.ts';
 
@@ -206,6 +206,67 @@ describe("sqlite keyword statistics stay exact (the owner's memories and terms)"
     const found = await search(globex, 'dee', 'bicycle garage');
     expect(found.length).toBeGreaterThan(0);
     for (const result of found) expect(result.content).toMatch(/^dee keeps fact number \d+: /);
+  });
+
+  it("cannot move a memory to another user by an edit: 422, and it stays its owner's, found by them alone", async () => {
+    const written = await post(acme, '/v1/memories', { items: [fact('gus', 1)] });
+    const { id } = (written.json() as { items: Array<{ id: string }> }).items[0] as { id: string };
+    const edit = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/memories/${id}`,
+      headers: acme,
+      payload: { user_id: 'hal' },
+    });
+    expect(edit.statusCode, edit.body).toBe(422);
+    expect(edit.body).toContain('Unrecognized key: \\"user_id\\"');
+    const stored = await t.app.inject({ method: 'GET', url: `/v1/memories/${id}`, headers: acme });
+    expect((stored.json() as { user_id: string; version: number }).user_id).toBe('gus');
+    const ids = async (user: string) =>
+      (
+        (await post(acme, '/v1/search', { query: 'bicycle garage', user_id: user })).json() as {
+          results: Array<{ id: string }>;
+        }
+      ).results.map((r) => r.id);
+    expect(await ids('gus')).toEqual([id]);
+    expect(await ids('hal')).toEqual([]);
+    const tokens = indexedTokens(path);
+    expect(tokens.index).toEqual(tokens.entries);
+  });
+});
+
+describe('sqlite keyword entry of an updated memory', () => {
+  let dir: string;
+  let path: string;
+  let store: SqliteMemoryStore;
+  const scope = (userId: string): SearchScope => ({ tenant: 't1', userId, statuses: ['active'] });
+  const found = async (userId: string, query: string) =>
+    (await store.keywordSearch(scope(userId), keywordTokens(query), 10)).map((c) => c.id);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hindsight-kw-update-'));
+    path = join(dir, 'memory.db');
+    store = new SqliteMemoryStore(path);
+    await store.open({ model: 'test-8', dimension: 8 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is refused when the update would move the memory to another owner, and nothing changes', async () => {
+    const record = makeRecord({ content: 'eve rides the orange tandem to the lighthouse', user_id: 'eve' });
+    await store.commit({ inserts: [{ record, vector: axisVector(0) }], updates: [] });
+    const moved = { ...record, user_id: 'fay', content: 'fay rides the orange tandem to the lighthouse' };
+
+    await expect(store.commit({ inserts: [], updates: [{ record: moved }] })).rejects.toThrow(OwnerChangeError);
+
+    const stored = await store.get('t1', record.id);
+    expect(stored?.user_id).toBe('eve');
+    expect(stored?.version).toBe(record.version);
+    expect(await found('eve', 'orange tandem')).toEqual([record.id]);
+    expect(await found('fay', 'orange tandem')).toEqual([]);
+    const tokens = indexedTokens(path);
+    expect(tokens.index).toEqual(tokens.entries);
   });
 });
 

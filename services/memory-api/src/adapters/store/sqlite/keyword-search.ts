@@ -129,7 +129,8 @@ export class SqliteKeywordIndex {
 
   /**
    * Writes a memory's entry, replacing the one it had. `fresh`: the row was inserted in this
-   * transaction, so it has none yet. A memory keeps its owner across updates (as its vectors do).
+   * transaction, so it has none yet. A memory keeps its owner across updates (the store refuses
+   * one that changes it, `OwnerChangeError`): its old tokens are rebuilt with `owner`.
    */
   put(rowid: bigint, owner: KeywordOwner, entry: KeywordEntry, fresh = false): void {
     let documents = 1;

@@ -18,6 +18,7 @@ import {
   type MemoryStore,
   type NewMemory,
   NoStoreError,
+  OwnerChangeError,
   type Page,
   type ReindexableStore,
   type ReindexStatus,
@@ -432,7 +433,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const updateRow = this.sql(
       `UPDATE memories SET ${COLUMNS.map(updateAssignment).join(', ')} WHERE id = ? AND tenant = ? AND version = ?`,
     );
-    const rowidOf = this.sql('SELECT rowid FROM memories WHERE id = ?');
+    const storedOf = this.sql('SELECT rowid, user_id FROM memories WHERE id = ? AND tenant = ?');
     const vectors = this.vectors();
     const deleteTags = this.sql('DELETE FROM memory_tags WHERE memory_rowid = ?');
     const insertTag = this.sql('INSERT OR IGNORE INTO memory_tags (memory_rowid, tag) VALUES (?, ?)');
@@ -462,6 +463,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       indexText(rowid, record, true);
     }
     for (const { record, vector } of batch.updates) {
+      const stored = storedOf.get(record.id, record.tenant) as { rowid: number; user_id: string } | undefined;
+      // Its vector and keyword entry leave by their owner's scope: the owner they were written under.
+      if (stored && stored.user_id !== record.user_id) {
+        throw new OwnerChangeError(record.id, stored.user_id, record.user_id);
+      }
       let result: { changes: number };
       try {
         result = updateRow.run(...recordToValues(record), record.id, record.tenant, record.version);
@@ -470,8 +476,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
         throw error;
       }
       // Changed or deleted since it was read: the decision must be made again.
-      if (result.changes === 0) throw new StaleWriteError([record.id]);
-      const rowid = BigInt((rowidOf.get(record.id) as { rowid: number }).rowid);
+      if (result.changes === 0 || !stored) throw new StaleWriteError([record.id]);
+      const rowid = BigInt(stored.rowid);
       if (vector) {
         this.assertDimension(vector);
         const owner = vectorScope(record.tenant, record.user_id);
