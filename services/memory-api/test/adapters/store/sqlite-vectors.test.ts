@@ -302,6 +302,62 @@ describe("sqlite k-NN of a large owner: each read connection's codes in memory",
   });
 });
 
+describe('sqlite k-NN of a large owner: a rowid taken again or a vector rewritten in place', () => {
+  it('ranks the memory by its new code, through a read worker and the single connection alike', async () => {
+    const pooled = new PooledSqliteStore(path, {}, 1);
+    await pooled.open(SPACE);
+    const single = new SqliteMemoryStore(path);
+    try {
+      // Past the int8 scan's limit (4,096): candidates come from the codes each connection holds.
+      const vectors = randomVectors(5000, 41);
+      const records = await fill(pooled, () => 'u1', vectors);
+      await single.open(SPACE);
+      const scope = { tenant: 't1', userId: 'u1' };
+      const [query] = randomVectors(1, 9) as [Float32Array];
+      const opposite = query.map((x) => -x);
+      const search = async () => {
+        const hits = await pooled.vectorSearch(scope, query, 10);
+        expect(hits).toEqual(await single.vectorSearch(scope, query, 10));
+        return hits;
+      };
+      const before = await search();
+      expect(before).toHaveLength(10);
+
+      // Edited in place (same rowid, same count, same highest rowid): the farthest memory now sits on the query.
+      let farthest = 0;
+      for (let i = 1; i < vectors.length; i++) {
+        if (cosine(query, vectors[i] as Float32Array) < cosine(query, vectors[farthest] as Float32Array)) farthest = i;
+      }
+      const edited = records[farthest] as MemoryRecord;
+      await pooled.commit({ inserts: [], updates: [{ record: { ...edited, content: 'edited' }, vector: query }] });
+      const afterEdit = await search();
+      expect(afterEdit[0]).toMatchObject({ id: edited.id });
+      expect(afterEdit[0]?.score).toBeCloseTo(1, 4);
+
+      // The newest memory, opposite the query, read into the codes; deleted, and its rowid (the
+      // highest) taken by a new one on the query: count and highest rowid are as they were.
+      const newest = makeRecord({ content: 'the newest memory', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: newest, vector: opposite }], updates: [] });
+      expect((await search()).map((h) => h.id)).not.toContain(newest.id);
+      await pooled.deleteMany('t1', [newest.id]);
+      const taking = makeRecord({ content: 'written where the newest was', user_id: 'u1' });
+      await pooled.commit({ inserts: [{ record: taking, vector: query }], updates: [] });
+      const afterReuse = await search();
+      expect(
+        afterReuse
+          .slice(0, 2)
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual([edited.id, taking.id].sort());
+      expect(afterReuse[1]?.score).toBeCloseTo(1, 4);
+      expect(afterReuse.map((h) => h.id)).not.toContain(newest.id);
+    } finally {
+      await single.close();
+      await pooled.close();
+    }
+  });
+});
+
 describe('sqlite migration 6: vectors out of vec0', () => {
   /** A store file as schema 5 left it: vectors in the per-owner vec0 partitions of memory_embeddings. */
   function buildSchema5Store(file: string, vectors: readonly Float32Array[], reindexing: boolean) {

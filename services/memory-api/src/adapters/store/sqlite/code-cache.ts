@@ -5,11 +5,14 @@
  *
  * The codes only choose candidates: their int8 and exact vectors are read from the file by the
  * same search, so a memory deleted or erased since the codes were read is never returned (its
- * vector rows are gone). What the cache must see at once is which memories the owner has: before
- * every search it compares the owner's vector count and highest rowid with what it holds, appends
- * the codes of memories written since (rowids only grow within an owner's writes), and reads the
- * owner's codes again when a memory went (the count no longer adds up). A memory whose vector was
- * rewritten in place keeps its old code until the owner's codes are read again.
+ * vector rows are gone). What the cache must see at once is which memories the owner has and by
+ * which code: before every search it compares what it read an owner under with what the file says
+ * now, as int8-cache.ts does: the owner's number, vector count and highest rowid, and the space's
+ * count of removed vectors (vectors.ts counts every deleted or erased memory and every vector
+ * rewritten in place, which keeps its rowid; a deleted highest rowid can be taken again by the
+ * next memory, so count and highest rowid alone look unchanged). While nothing was removed it
+ * appends the codes of memories written since (a new memory only comes with a higher rowid);
+ * after any removal, anywhere in the space, it reads the owner's codes again.
  */
 import { I32, I64, oneFunctionModule, uleb, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
 
@@ -73,6 +76,8 @@ class CachedOwner {
 
   constructor(
     readonly owner: number,
+    /** The space's removal count when the codes were read. */
+    readonly removed: number,
     capacity: number,
   ) {
     compiled ??= hammingModule();
@@ -133,6 +138,8 @@ export interface OwnerState {
   vectors: number;
   /** The owner's highest rowid holding a code. */
   highest: number;
+  /** Vectors removed from the space so far (any owner's). */
+  removed: number;
 }
 
 /** Where the cache reads codes from: the connection's own statements. */
@@ -159,18 +166,17 @@ export class CodeCache {
     if (cached) {
       this.owners.delete(scope);
       const last = cached.rowids.at(-1) ?? 0;
-      const stale = cached.owner !== state.owner || state.highest < last || state.vectors < cached.rowids.length;
-      if (stale) cached = undefined;
+      if (cached.owner !== state.owner || cached.removed !== state.removed || state.highest < last) cached = undefined;
       else if (state.highest > last) {
         const added = this.source.codesAfter(scope, last);
         cached.append(added.rowids, added.codes);
       }
-      // Still not what the file holds (a memory went, or went and came): read them all again.
+      // Not what the file holds (a write came between the two reads): read them all again.
       if (cached && cached.rowids.length !== state.vectors) cached = undefined;
     }
     if (!cached) {
       const all = this.source.codesAfter(scope, 0);
-      cached = new CachedOwner(state.owner, all.rowids.length);
+      cached = new CachedOwner(state.owner, state.removed, all.rowids.length);
       cached.append(all.rowids, all.codes);
     }
     this.owners.set(scope, cached);

@@ -149,17 +149,13 @@ export class SqliteVectors {
       dimension,
     );
     this.codes = new CodeCache({
+      // One value for all the codes (not a Buffer per row), their rowids beside in the same (the key's) order.
       codesAfter: (scope, after) => {
-        const rows = this.sql(
-          `SELECT rowid, code FROM ${this.table}_codes WHERE scope = ? AND rowid > ? ORDER BY rowid`,
-        )
-          .raw(true)
-          .all(scope, after) as Array<[number, Buffer]>;
-        const codes = new Uint8Array(rows.length * CODE_BYTES);
-        rows.forEach(([, code], i) => {
-          codes.set(code, i * CODE_BYTES);
-        });
-        return { rowids: rows.map(([rowid]) => rowid), codes };
+        const { rowids, codes } = this.sql(
+          `SELECT json_group_array(rowid) AS rowids, CAST(group_concat(code, '') AS BLOB) AS codes
+           FROM ${this.table}_codes WHERE scope = ? AND rowid > ?`,
+        ).get(scope, after) as { rowids: string; codes: Buffer | null };
+        return { rowids: JSON.parse(rowids) as number[], codes: codes ?? new Uint8Array(0) };
       },
     });
   }
@@ -202,7 +198,7 @@ export class SqliteVectors {
   remove(rowid: bigint, scope: string): void {
     const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
     if (removed.changes === 0) return;
-    // Counted, so a connection holding an owner's int8 vectors reads them again (int8-cache.ts).
+    // Counted, so a connection holding the owner's int8 vectors or codes reads them again (int8-cache.ts, code-cache.ts).
     const counted = this.sql('UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?').run(
       this.removedKey,
     );
@@ -238,10 +234,13 @@ export class SqliteVectors {
         n,
       );
     }
-    const highest = this.sql(`SELECT max(rowid) FROM ${this.table}_codes WHERE scope = ?`).pluck().get(scope) as number;
+    const { highest, removed } = this.sql(
+      `SELECT max(rowid) AS highest, (SELECT value FROM store_meta WHERE key = @counter) AS removed
+       FROM ${this.table}_codes WHERE scope = @scope`,
+    ).get({ scope, counter: this.removedKey }) as { highest: number; removed: string | null };
     const candidates = this.codes.nearest(
       scope,
-      { owner: owner.owner, vectors: owner.vectors, highest },
+      { owner: owner.owner, vectors: owner.vectors, highest, removed: Number(removed ?? 0) },
       this.coder.code(vector),
       Math.max(MIN_CODE_CANDIDATES, n * CODE_CANDIDATE_FACTOR),
     );
