@@ -268,7 +268,42 @@ describe('sqlite keyword entry of an updated memory', () => {
     const tokens = indexedTokens(path);
     expect(tokens.index).toEqual(tokens.entries);
   });
+
+  it('is left as it is by an update of its status or confidence, and rewritten when its text changes', async () => {
+    const record = makeRecord({ content: 'ivy keeps the violet kayak in the boathouse', user_id: 'ivy' });
+    await store.commit({ inserts: [{ record, vector: axisVector(1) }], updates: [] });
+    const before = indexPages(path);
+    let stored = record;
+    for (const change of [{ status: 'archived' }, { status: 'active' }, { confidence: 0.4 }] as const) {
+      await store.commit({ inserts: [], updates: [{ record: { ...stored, ...change } }] });
+      stored = (await store.get('t1', record.id)) as MemoryRecord;
+    }
+    expect(stored.confidence).toBe(0.4);
+    expect(indexPages(path)).toEqual(before);
+    expect(await found('ivy', 'violet kayak')).toEqual([record.id]);
+
+    const edited = { ...stored, content: 'ivy keeps the yellow canoe in the boathouse' };
+    await store.commit({ inserts: [], updates: [{ record: edited, vector: axisVector(2) }] });
+    expect(indexPages(path)).not.toEqual(before);
+    expect(await found('ivy', 'violet kayak')).toEqual([]);
+    expect(await found('ivy', 'yellow canoe')).toEqual([record.id]);
+    const tokens = indexedTokens(path);
+    expect(tokens.index).toEqual(tokens.entries);
+  });
 });
+
+/** The FTS5 index's stored pages (segments and their structure), as the file holds them. */
+function indexPages(path: string): Array<{ id: number; block: Buffer }> {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT id, block FROM memory_keywords_data ORDER BY id').all() as Array<{
+      id: number;
+      block: Buffer;
+    }>;
+  } finally {
+    db.close();
+  }
+}
 
 /** Memories of 10–16 words from a Zipf-like vocabulary: a few words in most memories, most in few. */
 function zipfMemories(count: number, seed: number): string[] {

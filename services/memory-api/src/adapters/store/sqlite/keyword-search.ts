@@ -130,16 +130,19 @@ export class SqliteKeywordIndex {
   /**
    * Writes a memory's entry, replacing the one it had. `fresh`: the row was inserted in this
    * transaction, so it has none yet. A memory keeps its owner across updates (the store refuses
-   * one that changes it, `OwnerChangeError`): its old tokens are rebuilt with `owner`.
+   * one that changes it, `OwnerChangeError`): its old tokens are rebuilt with `owner`. An entry
+   * whose terms are unchanged (a status, confidence or tags edit) is left as it is.
    */
   put(rowid: bigint, owner: KeywordOwner, entry: KeywordEntry, fresh = false): void {
     let documents = 1;
     let own = entry.own.length;
     let context = entry.context.length;
+    const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)].join(' ');
     if (!fresh) {
       const previous = this.sql('SELECT terms FROM memory_keyword_terms WHERE rowid = ?').pluck().get(rowid) as
         | string
         | undefined;
+      if (previous === terms) return;
       if (previous !== undefined) {
         this.unindex(rowid, owner, previous);
         const before = entrySize(previous);
@@ -148,7 +151,6 @@ export class SqliteKeywordIndex {
         context -= before.context;
       }
     }
-    const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)].join(' ');
     this.sql('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, scopedTokens(terms, owner));
     this.sql('INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (?, ?)').run(rowid, terms);
     this.count(owner, documents, own, context);
