@@ -110,7 +110,9 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   const otherAlternative = both.find((name) => ALTERNATIVE_FRAMES.has(name) && !sameAlternative(name));
   if (otherAlternative) return contradicts(`same-attribute:${otherAlternative}`);
   // The same alternative settles nothing: "drinks wine" and "no longer drinks wine" both name drinking.
-  const shared = both.filter((name) => !ALTERNATIVE_FRAMES.has(name));
+  const shared = both.filter(
+    (name) => !ALTERNATIVE_FRAMES.has(name) && !(name === 'residence' && homeBesideMove(older, newer)),
+  );
   if (shared.length > 0) {
     const verdicts = shared.map((name) =>
       compareValues(
@@ -144,6 +146,22 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
     return contradicts('preference-changed');
   }
   return unrelated('different-topic');
+}
+
+/**
+ * A move and a description of the home, which are both true: "moved to England in 2012" and "lives
+ * in a terraced house in Headingley", "从长沙搬到了深圳" and "住在南山区的一套两居室里". The home
+ * after a move is where the move led, unless said as a change ("now lives in a flat in Leeds"); a
+ * move after the home is another one, unless dated (a life story: "moved to England in 2012") or
+ * to a place the home is in. A move from where the older one says ("moved from Berlin to Madrid")
+ * is a change either way.
+ */
+function homeBesideMove(older: Statement, newer: Statement): boolean {
+  const [was, now] = [older.residence, newer.residence];
+  if (!was || !now || was.moved === now.moved || overlap(newer.from, older.topic) > 0) return false;
+  if (was.moved) return now.home && !newer.changed;
+  const destination = newer.frames.get('residence') ?? new Set<string>();
+  return was.home && (now.dated || contains(older.topic, destination));
 }
 
 /**

@@ -26,8 +26,17 @@ export interface Statement {
   relative: string | null;
   /** "<owner>'s <key> is <value>", "my <key> is <value>", "我的<key>是<value>". */
   keyValue: { key: ReadonlySet<string>; value: ReadonlySet<string> } | null;
-  /** Single-valued attributes the statement sets (where one lives, works, is married …), by name. */
+  /**
+   * Single-valued attributes the statement sets (where one lives, works, is married …), by name; one
+   * said of a relative is named for them ("has a son who works at Google": `employer@son`).
+   */
   frames: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * How the residence frame is set: by a move ("moved to England", "从长沙搬到了深圳"), naming a
+   * home ("lives in a terraced house in Headingley", "住在南山区的一套两居室里"), and whether the
+   * move is dated in a past year ("in 2012", "2015年"): a life story more than a change.
+   */
+  residence: { moved: boolean; home: boolean; dated: boolean } | null;
   /** The value it says changed away from ("from Berlin", "left Siemens", "sold his Toyota"). */
   from: ReadonlySet<string>;
   /** Says a relationship ended ("broke up with Ian", "is divorced", "和小李分手了"). */
@@ -359,6 +368,7 @@ export function attributeCues(statement: Statement): { cues: string; setBy(other
   const names = [...statement.frames.keys()];
   if (names.length === 0) return null;
   const cues = names
+    .map((name) => name.split('@')[0] ?? name)
     .map((name) => ATTRIBUTE_WORDS[name] ?? (name.startsWith('count:') ? name.slice('count:'.length) : ''))
     .join(' ')
     .trim();
@@ -408,15 +418,30 @@ function analyseEnglish(text: string): Analysis {
     .filter((c) => c.trim() !== '')
     .map((clause) => ({ topic: termsOf(clause, owners), negative: NEGATION_EN.test(clause) }));
   const frames = new Map<string, Set<string>>();
+  let residence: Statement['residence'] = null;
   for (const { name, pattern } of FRAMES_EN) {
     if (frames.has(name)) continue;
-    const value = firstGroup(pattern.exec(trimmed));
-    if (value !== undefined) {
-      const terms = termsOf(value.split(VALUE_END_EN)[0] ?? '', owners);
-      if (terms.size > 0) frames.set(name, terms);
+    const match = pattern.exec(trimmed);
+    const value = firstGroup(match);
+    if (match === null || value === undefined) continue;
+    const valueText = value.split(VALUE_END_EN)[0] ?? '';
+    const terms = termsOf(valueText, owners);
+    if (terms.size === 0) continue;
+    // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
+    const holder = holderEnglish(trimmed.slice(0, match.index));
+    frames.set(holder ? `${name}@${holder}` : name, terms);
+    if (name === 'residence' && !holder) {
+      residence = {
+        moved: MOVE_EN.test(match[0]),
+        home: HOME_EN.test(valueText),
+        dated: /\bin\s+(?:19|20)\d\d\b/.test(trimmed),
+      };
     }
   }
-  if (BIOGRAPHICAL_MOVE_EN.test(trimmed)) frames.delete('residence');
+  if (BIOGRAPHICAL_MOVE_EN.test(trimmed)) {
+    frames.delete('residence');
+    residence = null;
+  }
   markChangedAttributes(trimmed, frames);
   const counted = COUNT_EN.exec(trimmed);
   if (counted) {
@@ -453,6 +478,7 @@ function analyseEnglish(text: string): Analysis {
     relative,
     keyValue: keyValueEnglish(trimmed, owners),
     frames,
+    residence,
     from: fromValue === undefined ? new Set() : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', owners),
     ended: ENDED_EN.test(trimmed),
   };
@@ -468,6 +494,30 @@ function ownerTermsEnglish(text: string): Set<string> {
   for (const w of ['user', 'customer', 'person']) owners.add(w);
   return owners;
 }
+
+/**
+ * The relative a frame's phrase is said of, from the words before it: "has a son who | works at
+ * Google", "has a daughter named Ama, who | is 12", "whose son | is 7", "Priya's daughter | is 5".
+ * Not one the owner is with ("She and her husband | live in Leeds").
+ */
+function holderEnglish(before: string): string | null {
+  const match = HOLDER_EN.exec(before);
+  if (!match || /\b(?:and|with)\s+(?:(?:my|his|her|their|our)\s+)?(?:\w+\s+)?$/i.test(before.slice(0, match.index))) {
+    return null;
+  }
+  return match[1] ?? null;
+}
+
+const HOLDER_EN = new RegExp(
+  `\\b(${[...RELATIVES_EN].join('|')})(?:\\s+(?:called|named)\\s+\\p{Lu}[\\p{L}'’-]*)?(?:\\s+\\p{Lu}[\\p{L}'’-]*)?,?\\s+(?:(?:who|that|which)\\s+)?(?:(?:now|still|also|just|currently)\\s+)*$`,
+  'u',
+);
+
+/** A move sets the residence: "moved to England", "relocated to Lyon". */
+const MOVE_EN = /^(?:moved|moves|moving|relocated|relocating|relocates)\b/i;
+/** A home named by its kind: "a terraced house in Headingley", "a flat near the park". */
+const HOME_EN =
+  /\b(?:house|flat|apartment|cottage|bungalow|studio|condo|condominium|townhouse|terrace|semi|bedsit|loft|maisonette|villa|farmhouse|houseboat|caravan|dorm|dormitory|penthouse)\b/i;
 
 /** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
 function relativeEnglish(text: string): string | null {
@@ -753,6 +803,30 @@ function firstGroup(match: RegExpExecArray | null): string | undefined {
   return match?.slice(1).find((group) => group !== undefined);
 }
 
+/**
+ * The relative a frame's phrase at `index` is said of: one it qualifies ("五岁的女儿") or the one
+ * right before it in its clause ("女儿今年五岁", "有个儿子叫乐乐在北京工作"). Not one the owner is
+ * with ("和妻子住在南山区": both live there).
+ */
+function holderChinese(body: string, index: number, length: number): string | null {
+  const after = body.slice(index + length);
+  const qualified = RELATIVES_ZH.find((r) => after.startsWith(`的${r}`));
+  if (qualified) return qualified;
+  const clause =
+    body
+      .slice(0, index)
+      .split(/[，,。；;！!？?]/u)
+      .pop() ?? '';
+  const stem = clause
+    .replace(/(?:今年|现在|已经|目前|刚|才|也|都|还|在)+$/u, '')
+    .replace(/叫\p{Script=Han}{1,3}$/u, '');
+  const holder = RELATIVES_ZH.find((r) => stem.endsWith(r));
+  return holder && !/(?:和|跟|与|同)$/u.test(stem.slice(0, -holder.length)) ? holder : null;
+}
+
+/** A home named by its kind: "一套两居室", "一间公寓", "学校的宿舍". */
+const HOME_ZH = /公寓|房子|居室|别墅|小区|宿舍|平房|楼房|套房|出租屋|四合院|洋房/u;
+
 function markChangedAttributes(text: string, frames: Map<string, Set<string>>): void {
   for (const { name, pattern } of CHANGED_ATTRIBUTES) {
     if (!frames.has(name) && pattern.test(text)) frames.set(name, new Set([CHANGED_VALUE]));
@@ -772,23 +846,36 @@ function analyseChinese(text: string): Analysis {
     .filter((c) => c.trim() !== '')
     .map((clause) => ({ topic: hanTerms(clause), negative: negativeZh(clause) }));
   const frames = new Map<string, Set<string>>();
+  let residence: Statement['residence'] = null;
   for (const { name, pattern } of FRAMES_ZH) {
     if (frames.has(name)) continue;
-    const value = pattern.exec(body)?.[1];
-    if (value !== undefined) {
-      const terms = hanTerms(value.replace(/了$/, ''));
-      if (terms.size > 0) frames.set(name, terms);
+    const match = pattern.exec(body);
+    const value = match?.[1];
+    if (match === null || value === undefined) continue;
+    const terms = hanTerms(value.replace(/了$/, ''));
+    if (terms.size === 0) continue;
+    const holder = holderChinese(body, match.index, match[0].length);
+    frames.set(holder ? `${name}@${holder}` : name, terms);
+    if (name === 'residence' && !holder) {
+      residence = { moved: match[0].startsWith('搬'), home: HOME_ZH.test(value), dated: /(?:19|20)\d\d年/u.test(body) };
     }
   }
-  if (BIOGRAPHICAL_MOVE_ZH.test(body)) frames.delete('residence');
+  if (BIOGRAPHICAL_MOVE_ZH.test(body)) {
+    frames.delete('residence');
+    residence = null;
+  }
   if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
   else if (/吃肉|吃荤/.test(body)) frames.set('diet', new Set(['omnivore']));
   else if (FISH_AGAIN_ZH.test(body)) frames.set('diet', new Set(['pescatarian']));
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);
-  const age = AGE_ZH.exec(body)?.[1];
-  if (age !== undefined) frames.set('age', new Set([hanNumber(age)]));
+  const age = AGE_ZH.exec(body);
+  if (age !== null) {
+    // "有一个五岁的女儿": the daughter's age, not 郑凯's.
+    const holder = holderChinese(body, age.index, age[0].length);
+    frames.set(holder ? `age@${holder}` : 'age', new Set([hanNumber(age[1] ?? '')]));
+  }
   const make = CAR_MAKES_ZH.exec(body)?.[1];
   if (make !== undefined && /开|车|买了|换了|提了/u.test(body)) frames.set('car', hanTerms(make));
   const from = FROM_ZH.exec(body);
@@ -813,6 +900,7 @@ function analyseChinese(text: string): Analysis {
     relative,
     keyValue: keyValue && keyValue.key.size > 0 && keyValue.value.size > 0 ? keyValue : null,
     frames,
+    residence,
     from: from ? hanTerms(from[1] ?? from[2] ?? '') : new Set(),
     ended: ENDED_ZH.test(body),
   };

@@ -86,6 +86,39 @@ describe('facts about different attributes of one person', () => {
     }
   });
 
+  it.each([
+    [
+      'en-home-after-move',
+      'Olivia moved to Scotland in 2015.',
+      'Olivia lives in a stone cottage in Leith with a big garden.',
+    ],
+    [
+      'en-dated-move-after-home',
+      'Kofi lives in a two-bedroom flat in Peckham.',
+      'Kofi moved to London in 2009 for his studies.',
+    ],
+    ['en-first-person', 'I moved to Leeds', 'I live in a semi-detached house in Roundhay'],
+    ['zh-home-after-move', '我2018年从武汉搬到了杭州。', '我住在西湖区的一套公寓里。'],
+    ['zh-dated-move-after-home', '刘洋住在朝阳区的一套两居室里。', '刘洋2016年从天津搬到了北京。'],
+  ])('%s: keeps a move and a description of the home, "%s" and "%s"', async (user, older, newer) => {
+    await store({ content: older, memory_type: 'fact', user_id: user });
+    expect((await store({ content: newer, memory_type: 'fact', user_id: user })).status).toBe('created');
+    expect(await active(user)).toEqual([older, newer].sort());
+  });
+
+  it.each([
+    ['en-relative-age', 'Olivia has a daughter who is 7 years old.', 'Olivia is 38 years old.'],
+    ['en-relative-age-after', 'Olivia is 38 years old.', 'Olivia has a son named Leo, who is 12.'],
+    ['en-relative-job', 'Kofi has a brother who works at Barclays.', 'Kofi works at Deloitte.'],
+    ['zh-relative-age', '刘洋有一个三岁的儿子。', '刘洋今年三十六岁。'],
+    ['zh-relative-age-first-person', '我有个女儿今年十岁。', '我今年四十二岁。'],
+    ['zh-relative-job', '刘洋有个弟弟在上海工作。', '刘洋在北京工作。'],
+  ])('%s: keeps the owner\'s own slot apart from a relative\'s, "%s" and "%s"', async (user, older, newer) => {
+    await store({ content: older, memory_type: 'fact', user_id: user });
+    expect((await store({ content: newer, memory_type: 'fact', user_id: user })).status).toBe('created');
+    expect(await active(user)).toEqual([older, newer].sort());
+  });
+
   it('keeps extracted items of different keys apart, even when they answer the same question', async () => {
     const query = 'What health or diet constraints does the user have?';
     const first = await store({
@@ -130,6 +163,14 @@ describe('contradictions', () => {
     ['en-vegetarian', 'Maria is vegetarian', 'Maria is no longer vegetarian'],
     ['zh-vegetarian', '我吃素', '我不再吃素了'],
     ['zh-move', '我住在北京', '我从北京搬到上海了'],
+    // A move from the home described, a home said as a change, a new value of a relative's own slot.
+    ['en-home-left', 'Ingrid lives in a flat in Berlin', 'Ingrid moved from Berlin to Madrid'],
+    ['en-home-now', 'Kofi moved to Leeds', 'Kofi now lives in a flat in York'],
+    ['en-own-age', 'Olivia has a daughter who is 7. Olivia is 38 years old.', 'Olivia is 39 years old'],
+    ['en-relative-age', 'Olivia has a daughter who is 7 years old', 'Olivia has a daughter who is 8 years old'],
+    ['zh-home-left', '我住在南山区的一套公寓里', '我从南山区搬到了福田区'],
+    ['zh-own-age', '刘洋今年三十六岁', '刘洋今年三十七岁了'],
+    ['zh-relative-age', '刘洋有一个三岁的儿子', '刘洋有一个四岁的儿子了'],
   ])('%s: "%s" is superseded by "%s", with the rule in both histories', async (user, older, newer) => {
     await store({ content: 'The user has two cats', memory_type: 'fact', user_id: user });
     const old = await store({ content: older, memory_type: 'fact', user_id: user });
