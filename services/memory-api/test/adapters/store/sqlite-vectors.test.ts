@@ -532,3 +532,43 @@ describe('sqlite migration 7: exact vectors out of the blocks, clustered by owne
     expect(version).toBe(String(MIGRATIONS.at(-1)?.version));
   });
 });
+
+describe("sqlite k-NN of a large owner: another owner's removals", () => {
+  it("leave the large owner's codes in memory; its own removal reads them again", async () => {
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    try {
+      await fill(store, () => 'big', randomVectors(5000, 43));
+      const [other] = await fill(store, () => 'small', randomVectors(3, 44));
+      const [query] = randomVectors(1, 45) as [Float32Array];
+      const big = { tenant: 't1', userId: 'big' };
+      await store.vectorSearch(big, query, 10);
+
+      // Every read of a large owner's codes from the start (rowid > 0): what a cache reload costs (~50 ms at 100,000).
+      const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as {
+        get: (...args: unknown[]) => unknown;
+      };
+      const reloads: unknown[][] = [];
+      const get = statement.get;
+      statement.get = function (this: { source: string }, ...args: unknown[]) {
+        if (this.source.includes('_codes WHERE scope = ? AND rowid > ?') && args[1] === 0) reloads.push(args);
+        return get.apply(this, args);
+      };
+      try {
+        await store.deleteMany('t1', [(other as MemoryRecord).id]);
+        const afterOther = await store.vectorSearch(big, query, 10);
+        expect(reloads).toHaveLength(0);
+
+        const ownFirst = afterOther[0]?.id as string;
+        await store.deleteMany('t1', [ownFirst]);
+        const afterOwn = await store.vectorSearch(big, query, 10);
+        expect(reloads).toHaveLength(1);
+        expect(afterOwn.map((h) => h.id)).not.toContain(ownFirst);
+      } finally {
+        statement.get = get;
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -8,10 +8,10 @@ import { Int8Block, type Int8Neighbour } from './int8-scan.ts';
  * Unlike the large owners' codes (code-cache.ts), these vectors give the distances themselves, so
  * the cache must hold exactly what the file holds. Before every search it compares what it read
  * an owner under with what the file says now: the owner's number, vector count and highest rowid,
- * and the space's count of removed vectors (vectors.ts counts every removal: a deleted or erased
+ * and the owner's count of removed vectors (vectors.ts counts every removal: a deleted or erased
  * memory, and a vector rewritten in place, which keeps its rowid). A new memory only comes with a
- * higher rowid, so while nothing was removed the cache appends the vectors written since; after
- * any removal, anywhere in the space, it reads the owner again. What a search answers is still
+ * higher rowid, so while nothing of the owner's was removed the cache appends the vectors written
+ * since; after a removal of one of its memories it reads the owner again. What a search answers is still
  * checked against the memories its filters allow (store.ts), so a memory deleted while the search
  * runs is not returned either.
  */
@@ -26,7 +26,7 @@ export interface OwnerVectors {
   vectors: number;
   /** The owner's highest rowid holding a vector. */
   highest: number;
-  /** Vectors removed from the space so far (any owner's). */
+  /** Vectors removed from this owner so far. */
   removed: number;
 }
 
@@ -38,7 +38,7 @@ export interface Int8Source {
 
 interface HeldOwner {
   owner: number;
-  /** The space's removal count when the vectors were read. */
+  /** The owner's removal count when the vectors were read. */
   removed: number;
   block: Int8Block;
 }

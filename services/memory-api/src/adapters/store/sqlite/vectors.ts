@@ -99,12 +99,17 @@ export function dropVectorTables(db: Database, table: string): void {
     DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}_exact;
     DROP TABLE IF EXISTS ${table}_codes; DROP TABLE IF EXISTS ${table}_owners;
   `);
-  db.prepare('DELETE FROM store_meta WHERE key = ?').run(removedCounter(table));
+  // The owners' removal counts, and the space-wide count files written before 3 December 2026 kept.
+  db.prepare('DELETE FROM store_meta WHERE key = ? OR key GLOB ?').run(`${table}_removed`, removedCounter(table, '*'));
 }
 
-/** The store_meta key counting the vectors ever removed from the space `table`. */
-function removedCounter(table: string): string {
-  return `${table}_removed`;
+/**
+ * The store_meta key counting the vectors ever removed from one owner of the space `table`. Kept
+ * when the owner's last vector goes, so a later owner under the same number never starts from a
+ * count a cache already saw.
+ */
+function removedCounter(table: string, owner: number | '*'): string {
+  return `${table}_removed:${owner}`;
 }
 
 /** A statement source → prepared statement function for `db` that prepares each source once. */
@@ -198,13 +203,13 @@ export class SqliteVectors {
   remove(rowid: bigint, scope: string): void {
     const removed = this.sql(`DELETE FROM ${this.table}_codes WHERE scope = ? AND rowid = ?`).run(scope, rowid);
     if (removed.changes === 0) return;
-    // Counted, so a connection holding the owner's int8 vectors or codes reads them again (int8-cache.ts, code-cache.ts).
-    const counted = this.sql('UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?').run(
-      this.removedKey,
-    );
-    if (counted.changes === 0) this.sql("INSERT INTO store_meta (key, value) VALUES (?, '1')").run(this.removedKey);
     const known = this.owner(scope) as { owner: number; vectors: number };
     const { owner } = known;
+    // Counted, so a connection holding this owner's int8 vectors or codes reads them again (int8-cache.ts,
+    // code-cache.ts); other owners' caches stay.
+    const key = this.removedKey(owner);
+    const counted = this.sql('UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?').run(key);
+    if (counted.changes === 0) this.sql("INSERT INTO store_meta (key, value) VALUES (?, '1')").run(key);
     const vectors = known.vectors - 1;
     this.sql(`UPDATE ${this.table}_owners SET vectors = ? WHERE owner = ?`).run(vectors, owner);
     this.sql(`DELETE FROM ${this.table} WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
@@ -226,7 +231,10 @@ export class SqliteVectors {
         `SELECT max(key) - @owner * ${OWNER_STRIDE} AS highest,
            (SELECT value FROM store_meta WHERE key = @counter) AS removed
          FROM ${this.table} WHERE key >= @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}`,
-      ).get({ owner: owner.owner, counter: this.removedKey }) as { highest: number | null; removed: string | null };
+      ).get({ owner: owner.owner, counter: this.removedKey(owner.owner) }) as {
+        highest: number | null;
+        removed: string | null;
+      };
       return this.int8.nearest(
         scope,
         { owner: owner.owner, vectors: owner.vectors, highest: highest ?? 0, removed: Number(removed ?? 0) },
@@ -237,7 +245,7 @@ export class SqliteVectors {
     const { highest, removed } = this.sql(
       `SELECT max(rowid) AS highest, (SELECT value FROM store_meta WHERE key = @counter) AS removed
        FROM ${this.table}_codes WHERE scope = @scope`,
-    ).get({ scope, counter: this.removedKey }) as { highest: number; removed: string | null };
+    ).get({ scope, counter: this.removedKey(owner.owner) }) as { highest: number; removed: string | null };
     const candidates = this.codes.nearest(
       scope,
       { owner: owner.owner, vectors: owner.vectors, highest, removed: Number(removed ?? 0) },
@@ -275,9 +283,9 @@ export class SqliteVectors {
     });
   }
 
-  /** The store_meta key counting the vectors ever removed from this space. */
-  private get removedKey(): string {
-    return removedCounter(this.table);
+  /** The store_meta key counting the vectors ever removed from `owner` in this space. */
+  private removedKey(owner: number): string {
+    return removedCounter(this.table, owner);
   }
 
   /** How many vectors an owner holds (0 for none). */
