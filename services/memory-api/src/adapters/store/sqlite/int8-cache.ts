@@ -16,8 +16,13 @@ import { Int8Block, type Int8Neighbour } from './int8-scan.ts';
  * runs is not returned either.
  */
 
-/** Bytes of vectors one connection keeps, over every owner it holds (~0.5 MiB for 1,000 of 512-d). */
-const CACHE_BUDGET_BYTES = 32 * 2 ** 20;
+/**
+ * Bytes of vectors one connection keeps, over every owner it holds (~0.5 MiB for 1,000 of 512-d, so
+ * ~16 such owners). 32 MiB took memory-api from 513 to 693 MiB RSS at 100k memories over 100 users
+ * (README) for ~0.2 ms of k-NN when every owner is searched alike; the few owners an agent works
+ * with at a time fit in 8.
+ */
+const CACHE_BUDGET_BYTES = 8 * 2 ** 20;
 
 /** What the file says of an owner now: read before every search of a small owner. */
 export interface OwnerVectors {
