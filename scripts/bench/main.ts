@@ -25,6 +25,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createProgress } from '@hindsight/cli/progress';
 import { BuiltinEmbedder } from '@hindsight/embedding';
@@ -105,6 +106,10 @@ const TARGETS = {
 const TARGETS_1536 = { p50Ms: 3, diskBytesPerMemory: 8192 };
 /** Owners of one memory each, for bytes per memory when owners are as many as memories. */
 const OWNER_COUNTS = [2000, 10_000];
+/** How the disk figures wait for the WAL's checkpoint after the last write (storeBytes). */
+const WAL_SETTLE_POLL_MS = 100;
+const WAL_SETTLE_POLLS = 5;
+const WAL_SETTLE_MAX_MS = 10_000;
 
 interface SizeResult {
   memories: number;
@@ -271,7 +276,9 @@ async function main(): Promise<number> {
     }
     const owners = store.name === 'sqlite' ? await measureOwnerBytes(suite, workload) : [];
     for (const o of owners) {
-      log(`  ${o.owners} owners of one memory each: ${o.bytesPerMemory.toFixed(0)} bytes per memory on disk`);
+      log(
+        `  ${o.owners} owners of one memory each: ${o.bytesPerMemory.toFixed(0)} bytes per memory on disk (database + WAL, once checkpointed)`,
+      );
     }
 
     const measured = sizes.find((r) => r.memories === targetSize) as SizeResult;
@@ -544,7 +551,7 @@ async function measureSize(
     `  inside memory-api (mean ms per /retrieve): ${Object.entries(breakdownMs)
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(', ')}`,
-    `  memory-api RSS ${mib(rss.rssBytes)} (peak ${mib(rss.peakBytes)})${embedderRss ? `, embedder service RSS ${mib(embedderRss.rssBytes)} (peak ${mib(embedderRss.peakBytes)})` : ' (embedding in process)'}; on disk ${diskBytesPerMemory.toFixed(0)} bytes per memory (database + WAL)`,
+    `  memory-api RSS ${mib(rss.rssBytes)} (peak ${mib(rss.peakBytes)})${embedderRss ? `, embedder service RSS ${mib(embedderRss.rssBytes)} (peak ${mib(embedderRss.peakBytes)})` : ' (embedding in process)'}; on disk ${diskBytesPerMemory.toFixed(0)} bytes per memory (database + WAL, once checkpointed)`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   return {
@@ -615,15 +622,26 @@ async function measureHeavyOwner(
 }
 
 /** Bytes of the embedded store's files (0 for a server store, whose files are not ours to read). */
+/**
+ * Bytes of memory.db and its WAL once the WAL has settled: memory-api answers a bulk write before
+ * the access worker's checkpoint copies it into the file and truncates the WAL (pooled-store.ts),
+ * so the size is read when the WAL is empty or has kept one size for WAL_SETTLE_POLLS polls.
+ */
 async function storeBytes(dataDir: string): Promise<number> {
-  let total = 0;
-  for (const name of ['memory.db', 'memory.db-wal']) {
-    total += await stat(join(dataDir, name)).then(
+  const size = (name: string) =>
+    stat(join(dataDir, name)).then(
       (s) => s.size,
       () => 0,
     );
+  let wal = await size('memory.db-wal');
+  for (let same = 0, waited = 0; wal > 0 && same < WAL_SETTLE_POLLS && waited < WAL_SETTLE_MAX_MS; ) {
+    await delay(WAL_SETTLE_POLL_MS);
+    waited += WAL_SETTLE_POLL_MS;
+    const now = await size('memory.db-wal');
+    same = now === wal ? same + 1 : 0;
+    wal = now;
   }
-  return total;
+  return (await size('memory.db')) + wal;
 }
 
 async function measureFloor(
