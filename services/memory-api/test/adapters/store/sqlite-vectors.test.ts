@@ -204,6 +204,69 @@ describe('sqlite k-NN of a small owner: int8 cosine in WebAssembly', () => {
   );
 });
 
+describe('sqlite k-NN of a large owner: its candidates ranked by int8 cosine in WebAssembly', () => {
+  it('ranks them as sqlite-vec ranks their int8 vectors, with the same distances, and never a deleted one', () => {
+    const db = new Database(path);
+    sqliteVec.load(db);
+    db.exec(vectorTablesDefinition('memory_vectors'));
+    db.exec('CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const dimension = 100;
+    const vectors = new SqliteVectors(preparedOnce(db), 'memory_vectors', dimension);
+    const random = seededRandom(31);
+    const vector = () => Float32Array.from({ length: dimension }, () => random() * 2 - 1);
+    // Past the int8 scan's limit (4,096), another owner's interleaved; one memory holds a zero vector.
+    const stored = new Map<number, Float32Array>();
+    db.transaction(() => {
+      for (let rowid = 1; rowid <= 5200; rowid++) {
+        const v = rowid === 77 ? new Float32Array(dimension) : vector();
+        if (rowid % 13 === 0) vectors.add(BigInt(rowid), 'other', v);
+        else {
+          vectors.add(BigInt(rowid), 'owner', v);
+          stored.set(rowid, v);
+        }
+      }
+    })();
+    const owner = db.prepare("SELECT owner FROM memory_vectors_owners WHERE scope = 'owner'").pluck().get();
+    const bySqliteVec = db.prepare(
+      `SELECT key - @owner * 68719476736 AS rowid,
+         vec_distance_cosine(vec_int8(quantised), vec_int8(@query)) AS distance
+       FROM memory_vectors WHERE key >= @owner * 68719476736 AND key < (@owner + 1) * 68719476736
+       ORDER BY distance, key LIMIT @n`,
+    );
+    const sqliteVecOf = (query: Float32Array, n: number) =>
+      (bySqliteVec.all({ owner, query: storedForms(query).quantised, n }) as Neighbour[]).map(
+        ({ rowid, distance }) => ({
+          rowid,
+          distance: distance ?? Number.NaN,
+        }),
+      );
+    try {
+      // Asked for half the owner or more, every vector is a candidate: the whole ranking, the zero vector first.
+      const query = vector();
+      const whole = sqliteVecOf(query, 3000);
+      expect(whole[0]).toEqual({ rowid: 77, distance: Number.NaN });
+      expect(vectors.nearest('owner', query, 3000)).toEqual(whole);
+      for (const rowid of [5, 1234, 4321]) {
+        // A stored vector asked for finds itself first, then candidates by the codes as sqlite-vec ranks them.
+        const own = stored.get(rowid) as Float32Array;
+        const hits = vectors.nearest('owner', own, 40);
+        expect(hits).toHaveLength(40);
+        expect(hits[0]?.rowid).toBe(rowid);
+        const ranked = sqliteVecOf(own, 5200);
+        const distanceOf = new Map(ranked.map((r) => [r.rowid, r.distance]));
+        expect(hits.map((h) => h.distance)).toEqual(hits.map((h) => distanceOf.get(h.rowid)));
+        expect(hits).toEqual(
+          [...hits].sort((a, b) => (a.distance as number) - (b.distance as number) || a.rowid - b.rowid),
+        );
+        vectors.remove(BigInt(rowid), 'owner');
+        expect(vectors.nearest('owner', own, 40).map((h) => h.rowid)).not.toContain(rowid);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe("sqlite k-NN of a small owner: each read connection's int8 vectors in memory", () => {
   it('sees a memory edited in place, a deleted one and a rowid taken again at once, and answers as the single connection does', async () => {
     const pooled = new PooledSqliteStore(path, {}, 1);

@@ -99,11 +99,15 @@ class CachedOwner {
     for (const rowid of rowids) this.rowids.push(rowid);
   }
 
-  /** The rowids of the `n` codes nearest to `query` (ties: lower rowid first), in no particular order. */
-  nearest(query: Uint8Array, n: number): number[] {
+  /**
+   * The rowids of the `n` codes nearest to `query`, in no particular order: the `shortlist` nearest
+   * by Hamming distance (ties: lower rowid first), then of those the `n` nearest by `weights`.
+   */
+  nearest(query: QueryCode, shortlist: number, n: number): number[] {
     const count = this.rowids.length;
     if (n >= count) return [...this.rowids];
-    new Uint8Array(this.memory.buffer).set(query, 0);
+    const listed = Math.max(n, Math.min(shortlist, count));
+    new Uint8Array(this.memory.buffer).set(query.code, 0);
     const out = CODE_BYTES * (1 + count);
     this.hamming(CODE_BYTES, 0, count, out);
     const distances = new Int32Array(this.memory.buffer, out, count);
@@ -113,19 +117,74 @@ class CachedOwner {
       histogram[distances[i] as number] = (histogram[distances[i] as number] as number) + 1;
     let threshold = 0;
     let below = 0;
-    while (below + (histogram[threshold] as number) < n) below += histogram[threshold++] as number;
-    let atThreshold = n - below;
+    while (below + (histogram[threshold] as number) < listed) below += histogram[threshold++] as number;
+    let atThreshold = listed - below;
     const chosen: number[] = [];
     for (let i = 0; i < count; i++) {
       const d = distances[i] as number;
-      if (d < threshold) chosen.push(this.rowids[i] as number);
+      if (d < threshold) chosen.push(i);
       else if (d === threshold && atThreshold > 0) {
-        chosen.push(this.rowids[i] as number);
+        chosen.push(i);
         atThreshold--;
       }
     }
-    return chosen;
+    if (listed === n) return chosen.map((i) => this.rowids[i] as number);
+    // Four bytes at a time: the codes (and the query's, at 0) as 32-bit words.
+    const words = new Uint32Array(this.memory.buffer, 0, (count + 1) * WORDS);
+    const { weights } = query;
+    const scored = chosen.map((i) => {
+      let weight = 0;
+      for (let w = 0, at = (i + 1) * WORDS; w < WORDS; w++, at++) {
+        const x = ((words[at] as number) ^ (words[w] as number)) >>> 0;
+        const row = w << 10;
+        weight +=
+          (weights[row | (x & 255)] as number) +
+          (weights[row | 256 | ((x >>> 8) & 255)] as number) +
+          (weights[row | 512 | ((x >>> 16) & 255)] as number) +
+          (weights[row | 768 | (x >>> 24)] as number);
+      }
+      return { i, weight };
+    });
+    scored.sort((a, b) => a.weight - b.weight || a.i - b.i);
+    return scored.slice(0, n).map(({ i }) => this.rowids[i] as number);
   }
+}
+
+/**
+ * A query's code and how far each of its bits is from flipping: `weights[b × 256 + x]` is the sum
+ * of the query's |projection| over the bits set in `x` of its byte `b`, so a stored code's weight
+ * (the sum over the bytes of the code XOR the query's) counts a differing bit by how clearly the
+ * query falls on its side of that hyperplane, not 1 for every bit as the Hamming distance does.
+ */
+export interface QueryCode {
+  code: Uint8Array;
+  weights: Uint16Array;
+}
+
+/** 32-bit words of a code. */
+const WORDS = CODE_BYTES / 4;
+/** A bit's weight is its |projection| in 0…WEIGHT_SCALE of the largest (eight add up in 16 bits). */
+const WEIGHT_SCALE = 255;
+
+/** A query's code (bit i set when projection i is above 0) and its weights (`QueryCode`). */
+export function queryCode(projections: Float64Array): QueryCode {
+  const code = new Uint8Array(CODE_BYTES);
+  let largest = 0;
+  for (const p of projections) largest = Math.max(largest, Math.abs(p));
+  const scale = largest > 0 ? WEIGHT_SCALE / largest : 0;
+  const bitWeights = Uint16Array.from(projections, (p) => Math.round(Math.abs(p) * scale));
+  const weights = new Uint16Array(CODE_BYTES * 256);
+  for (let b = 0; b < CODE_BYTES; b++) {
+    for (let bit = 0; bit < 8; bit++) {
+      if ((projections[b * 8 + bit] as number) > 0) code[b] = (code[b] as number) | (1 << bit);
+    }
+    for (let x = 1; x < 256; x++) {
+      const lowest = x & -x;
+      weights[b * 256 + x] =
+        (weights[b * 256 + (x ^ lowest)] as number) + (bitWeights[b * 8 + 31 - Math.clz32(lowest)] as number);
+    }
+  }
+  return { code, weights };
 }
 
 /** Pages holding the query, `codes` codes and their distances. */
@@ -157,9 +216,12 @@ export class CodeCache {
 
   constructor(private readonly source: CodeSource) {}
 
-  /** The rowids of the owner's `n` memories nearest to `code` by Hamming distance, as the file holds them now. */
-  nearest(scope: string, state: OwnerState, code: Uint8Array, n: number): number[] {
-    return this.current(scope, state).nearest(code, n);
+  /**
+   * The rowids of the owner's `n` memories nearest to `query` (`CachedOwner.nearest`: `shortlist`
+   * by Hamming distance, then by weight), as the file holds them now.
+   */
+  nearest(scope: string, state: OwnerState, query: QueryCode, shortlist: number, n: number): number[] {
+    return this.current(scope, state).nearest(query, shortlist, n);
   }
 
   private current(scope: string, state: OwnerState): CachedOwner {
