@@ -307,6 +307,79 @@ describe('hindsight consolidation through the API with a real worker process', (
     expect((await stack.client.get(van?.id as string)).status).toBe('active');
   });
 
+  it('supersedes the standing value a later switch replaces though it names only the new one (ZH)', async () => {
+    const u = 'switch-zh-user';
+    await consolidate('switch-zh-1', u, [
+      say(u, 'user', '我们的鲜奶供应商是蓝天乳业，最近两周送货老是迟到。'),
+      say(u, 'assistant', '可以先和对方沟通。'),
+      say(u, 'user', '我们决定先不换，跟蓝天谈一下早上七点前送到。'),
+      say(u, 'user', '我们的收银系统是美团收银。'),
+    ]);
+    const before = await memoriesOf(u);
+    const supplier = before.find((m) => m.category === 'fact' && m.content.includes('蓝天乳业'));
+    const till = before.find((m) => m.category === 'fact' && m.content.includes('美团收银'));
+    await consolidate('switch-zh-2', u, [
+      say(u, 'user', '蓝天又迟到了三次，受不了了。'),
+      say(u, 'assistant', '是时候考虑换一家。'),
+      say(u, 'user', '算了，还是换成牧场直供吧，从九月开始。'),
+    ]);
+    const decision = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'switch-zh-2');
+    expect(decision?.content).toMatch(/牧场直供/);
+    expect(await stack.client.get(supplier?.id as string)).toMatchObject({
+      status: 'superseded',
+      superseded_by: decision?.id,
+    });
+    expect((await stack.client.get(till?.id as string)).status).toBe('active');
+    // It answers the replaced value's question too, so "现在的鲜奶供应商是谁？" finds it by words.
+    expect(decision?.query).toContain(supplier?.query as string);
+  });
+
+  it('supersedes the standing value a later "switch to X instead" replaces, and no fact about anything else (EN)', async () => {
+    const u = 'switch-en-user';
+    await consolidate('switch-en-1', u, [
+      say(u, 'user', 'Our milk supplier is Blue Sky Dairy.'),
+      say(u, 'user', 'Our accountant is Priya Shah.'),
+      say(u, 'user', 'We decided to stay with Blue Sky Dairy for now and ask for earlier deliveries.'),
+    ]);
+    const before = await memoriesOf(u);
+    const supplier = before.find((m) => m.category === 'fact' && /Blue Sky/.test(m.content));
+    const accountant = before.find((m) => m.category === 'fact' && /Priya/.test(m.content));
+    await consolidate('switch-en-2', u, [
+      say(u, 'user', 'Blue Sky was late three more times.'),
+      say(u, 'user', "Let's switch to Farm Direct instead."),
+    ]);
+    const decision = (await memoriesOf(u)).find((m) => m.category === 'decision' && m.session_id === 'switch-en-2');
+    expect(decision?.content).toMatch(/Farm Direct/);
+    expect(await stack.client.get(supplier?.id as string)).toMatchObject({
+      status: 'superseded',
+      superseded_by: decision?.id,
+    });
+    expect((await stack.client.get(accountant?.id as string)).status).toBe('active');
+  });
+
+  it.each([
+    [
+      'en',
+      'Our milk supplier is Blue Sky Dairy.',
+      'We decided to use Canva for the menus.',
+      "Let's switch to Figma instead.",
+    ],
+    ['zh', '我们的鲜奶供应商是蓝天乳业。', '我们决定先不换菜单，用白色的纸。', '算了，还是换成牛皮纸吧。'],
+  ])(
+    'leaves a standing value alone when the switch takes back a decision about something else (%s)',
+    async (lang, fact, decided, switched) => {
+      const u = `switch-other-${lang}`;
+      await consolidate(`${u}-1`, u, [say(u, 'user', fact), say(u, 'user', decided)]);
+      const before = await memoriesOf(u);
+      const standing = before.find((m) => m.category === 'fact');
+      const decision = before.find((m) => m.category === 'decision');
+      await consolidate(`${u}-2`, u, [say(u, 'user', switched)]);
+      // The switch does take back the decision it is about, so the rule ran, and kept the fact.
+      expect((await stack.client.get(decision?.id as string)).status).toBe('superseded');
+      expect((await stack.client.get(standing?.id as string)).status).toBe('active');
+    },
+  );
+
   it('refreshes the user’s profile summary after a consolidation', async () => {
     // Its own user and session: the test holds in any order.
     const u = 'profile-user';

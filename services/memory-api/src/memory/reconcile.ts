@@ -93,6 +93,73 @@ async function sameSlot(deps: WriteDeps, record: MemoryRecord): Promise<string[]
   return ids;
 }
 
+/** "Switch to X", "go with X instead", "use X from now on", "换成/改用/换到 X": a decision naming only the new value. */
+const SWITCH_TO =
+  /\b(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing))\s+(?:\w+\s+){0,3}?to\b|\bgo(?:ing)?\s+with\b.*\binstead\b|\b(?:use|using)\b.*\bfrom now on\b|换成|换到|改用|改成|改为/iu;
+
+const SWITCHED_FROM_STANDING = 'rule:switched-from-standing-value';
+
+/** How many leading terms of a standing value the decision taken back must name ("蓝天" of "蓝天乳业"). */
+const VALUE_HEAD = 2;
+
+/**
+ * The standing values a switch decision replaces though it names only the new one: "还是换成牧场直供吧"
+ * takes back "先不换，跟蓝天谈一下", and the fact "鲜奶供应商是蓝天乳业" is the value that decision
+ * kept. A `<key> is <value>` fact (not a decision) is replaced when the decision the switch
+ * supersedes names the head of its value and the switch does not name it again; a fact about
+ * anything else, or a switch that supersedes no decision, leaves every fact alone.
+ */
+async function valuesSwitchedFrom(
+  deps: WriteDeps,
+  record: MemoryRecord,
+  newer: ReturnType<typeof analyse>,
+  takenBack: readonly MemoryRecord[],
+  updates: Map<string, MemoryUpdate>,
+): Promise<MemoryRecord[]> {
+  const decisions = takenBack.filter((old) => old.category === 'decision');
+  if (record.category !== 'decision' || decisions.length === 0 || !SWITCH_TO.test(record.content)) return [];
+  const scope = {
+    tenant: record.tenant,
+    userId: record.user_id,
+    layers: ['semantic'] as const,
+    statuses: ['active'] as const,
+  };
+  const found = await Promise.all(
+    decisions.map((d) => deps.store.keywordSearch(scope, keywordTokens(d.content), NEIGHBOURS)),
+  );
+  const ids = [...new Set(found.flat().map((n) => n.id))].filter(
+    (id) => id !== record.id && !updates.has(id) && !takenBack.some((old) => old.id === id),
+  );
+  if (ids.length === 0) return [];
+  const keptBy = decisions.map((d) => analyse(statementOf(d)).topic);
+  return (await deps.store.getMany(record.tenant, ids)).filter((old) => {
+    if (old.status !== 'active' || old.category === 'decision' || old.category === PROFILE_CATEGORY) return false;
+    if (saidLater(old, record)) return false;
+    const value = analyse(statementOf(old)).keyValue?.value;
+    if (!value) return false;
+    const head = [...value].slice(0, VALUE_HEAD);
+    if (head.length < Math.min(VALUE_HEAD, value.size) || head.some((t) => newer.topic.has(t))) return false;
+    return keptBy.some((topic) => head.every((t) => topic.has(t)));
+  });
+}
+
+/** The longest `query` a memory takes (as `/store` accepts it). */
+const MAX_QUESTIONS = 500;
+
+/**
+ * A switch that replaced a standing value answers that value's question too: "还是换成牧场直供吧"
+ * is what "现在的鲜奶供应商是谁？" should find, though it names no supplier. Its `query` (searched
+ * with its content) gains the questions of the values it replaced; its content stays as said.
+ */
+function inheritQuestions(record: MemoryRecord, replaced: readonly MemoryRecord[]): void {
+  const questions = [record.query, ...replaced.map((old) => old.query)].filter(
+    (q): q is string => typeof q === 'string' && q !== '',
+  );
+  if (questions.length > (record.query ? 1 : 0)) {
+    record.query = [...new Set(questions)].join(' ').slice(0, MAX_QUESTIONS);
+  }
+}
+
 /** A memory written earlier in the same batch, not in the store yet: reconciled like a stored one. */
 export interface PendingMemory {
   record: MemoryRecord;
@@ -191,6 +258,20 @@ export async function reconcileSemantic(
     return { kind: 'historical', by: id };
   }
   if (contradicted.length > 0) {
+    const standingValues = await valuesSwitchedFrom(
+      deps,
+      record,
+      newerStatement,
+      contradicted.map(({ old }) => old),
+      updates,
+    );
+    for (const old of standingValues) {
+      contradicted.push({
+        old,
+        apply: (next: MemoryRecord) => updates.set(next.id, { record: next }),
+        reason: SWITCHED_FROM_STANDING,
+      });
+    }
     for (const { old, apply, reason } of contradicted) {
       apply(supersede(old, { id: record.id, occurred_at: record.occurred_at, reason }, at));
     }
@@ -204,6 +285,7 @@ export async function reconcileSemantic(
         at,
       ),
     );
+    inheritQuestions(record, standingValues);
     return { kind: 'superseded', ids };
   }
 
