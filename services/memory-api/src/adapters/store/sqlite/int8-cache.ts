@@ -1,4 +1,5 @@
 import { Int8Block, type Int8Neighbour } from './int8-scan.ts';
+import { caughtUp, type OwnerState } from './owner-state.ts';
 
 /**
  * Small owners' int8 vectors (vectors.ts) kept in memory by one connection, so a search ranks
@@ -23,17 +24,6 @@ import { Int8Block, type Int8Neighbour } from './int8-scan.ts';
  * with at a time fit in 8.
  */
 const CACHE_BUDGET_BYTES = 8 * 2 ** 20;
-
-/** What the file says of an owner now: read before every search of a small owner. */
-export interface OwnerVectors {
-  /** The owner's number in the vector tables (never the same for two owners at once). */
-  owner: number;
-  vectors: number;
-  /** The owner's highest rowid holding a vector. */
-  highest: number;
-  /** Vectors removed from this owner so far. */
-  removed: number;
-}
 
 /** Where the cache reads vectors from: the connection's own statements. */
 export interface Int8Source {
@@ -62,25 +52,21 @@ export class Int8Cache {
   ) {}
 
   /** The owner's `n` vectors nearest to `query` by int8 cosine, as the file holds them now. */
-  nearest(scope: string, state: OwnerVectors, query: Int8Array, n: number): Int8Neighbour[] {
+  nearest(scope: string, state: OwnerState, query: Int8Array, n: number): Int8Neighbour[] {
     return this.current(scope, state).nearest(query, n);
   }
 
-  private current(scope: string, state: OwnerVectors): Int8Block {
+  private current(scope: string, state: OwnerState): Int8Block {
     let held = this.owners.get(scope);
     if (held) {
       this.owners.delete(scope);
-      const last = held.block.rowids.at(-1) ?? 0;
-      if (held.owner !== state.owner || held.removed !== state.removed || state.highest < last) {
-        this.release(held.block);
-        held = undefined;
-      } else if (state.highest > last) {
+      const { block } = held;
+      const current = caughtUp({ owner: held.owner, removed: held.removed, rowids: block.rowids }, state, (last) => {
         const added = this.source.vectorsAfter(state.owner, last);
-        held.block.append(added.rowids, added.vectors);
-      }
-      // Not what the file holds (a write came between the two reads): read them all again.
-      if (held && held.block.rowids.length !== state.vectors) {
-        this.release(held.block);
+        block.append(added.rowids, added.vectors);
+      });
+      if (!current) {
+        this.release(block);
         held = undefined;
       }
     }

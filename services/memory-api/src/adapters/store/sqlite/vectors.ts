@@ -235,7 +235,8 @@ export class SqliteVectors {
   nearest(scope: string, vector: Float32Array, n: number): Neighbour[] {
     const owner = this.owner(scope);
     if (owner === undefined || n <= 0) return [];
-    const query = storedForms(vector).quantised;
+    const { quantised } = storedForms(vector);
+    const query = new Int8Array(quantised.buffer, quantised.byteOffset, quantised.length);
     if (owner.vectors <= INT8_SCAN_LIMIT) {
       const { highest, removed } = this.sql(
         `SELECT max(key) - @owner * ${OWNER_STRIDE} AS highest,
@@ -248,7 +249,7 @@ export class SqliteVectors {
       return this.int8.nearest(
         scope,
         { owner: owner.owner, vectors: owner.vectors, highest: highest ?? 0, removed: Number(removed ?? 0) },
-        new Int8Array(query.buffer, query.byteOffset, query.length),
+        query,
         n,
       );
     }
@@ -276,7 +277,7 @@ export class SqliteVectors {
     const block = this.candidateBlock;
     block.clear();
     block.append(rowids, read.vectors ?? new Uint8Array(0));
-    return block.nearest(new Int8Array(query.buffer, query.byteOffset, query.length), n);
+    return block.nearest(query, n);
   }
 
   /**
