@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('the shipped personal-facts fixture', () => {
-  it('has a tuning split and seven held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
+  it('has a tuning split and eight held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
     const splits = await loadPersonalFacts(shipped);
     expect(splits.map((s) => s.split).sort()).toEqual([
       'blind-2',
@@ -28,6 +28,7 @@ describe('the shipped personal-facts fixture', () => {
       'blind-5',
       'blind-6',
       'blind-7',
+      'blind-8',
       'held-out',
       'tune',
     ]);
