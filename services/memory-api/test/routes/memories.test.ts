@@ -308,6 +308,19 @@ describe('the /v1 memory routes', () => {
     ).toHaveLength(0);
   });
 
+  it('answers ids that are UUIDs and sort in the order the memories were written', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      // Apart by more than the millisecond the ids' time is counted in.
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      const { status, body } = await store({ content: `Parcel ${i} arrived at locker ${i * 7}`, user_id: 'id-order' });
+      expect(status).toBe(201);
+      ids.push(body.id);
+    }
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('deletes one memory for good', async () => {
     const { body } = await store({ content: 'Temporary note about parking spot 42', user_id: 'del' });
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/memories/${body.id}`, headers: acme })).statusCode).toBe(
