@@ -66,10 +66,19 @@ const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
  */
 const BACKSTOP_CHECKPOINT_PAGES = 4096;
 
+/** Raw rows whose first column is the memory's id, in the order of their ids (SQLite's binary order for the ASCII ids). */
+function byIdColumn(a: readonly unknown[], b: readonly unknown[]): number {
+  const x = a[0] as string;
+  const y = b[0] as string;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The widest neighbourhood a filtered k-NN widens to. */
 const MAX_KNN = 4096;
 /** What `searchCandidates` reads of each candidate. */
 const CANDIDATE_READER = columnsReader(CANDIDATE_FIELDS);
+/** What `vectorSearch` reads of each neighbour the filters allow. */
+const ID_READER = columnsReader(['id'] as const);
 
 /**
  * The embedded long-term store: one SQLite file holding rows, vectors (int8 and int16, with a
@@ -560,28 +569,40 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 
   async vectorSearch(scope: SearchScope, vector: Float32Array, k: number): Promise<Candidate[]> {
+    return this.nearestAllowed(scope, vector, k, ID_READER).map(({ row, score }) => ({ id: row[0] as string, score }));
+  }
+
+  /**
+   * The k nearest memories the filters allow, nearest first, each with its row of `reader`'s
+   * columns (raw, the rowid after them) as the filter check read it: a search takes its dense
+   * candidates' records from the same pass over their rows instead of looking them up again.
+   */
+  private nearestAllowed(
+    scope: SearchScope,
+    vector: Float32Array,
+    k: number,
+    reader: { select: string },
+  ): Array<{ row: unknown[]; score: number }> {
     this.assertDimension(vector);
     const { where, params } = filterToSql(scope);
     const vectors = this.vectors();
     const owner = vectorScope(scope.tenant, scope.userId);
+    const check = this.records(`SELECT ${reader.select}, m.rowid FROM ${BY_ROWID_LIST} WHERE ${where}`);
     // Filters are applied after the k-NN; widen the neighbourhood until enough survive. Most
     // searches filter out few of an owner's memories: the first read asks only what is rescored.
     let fetch = Math.min(MAX_KNN, k + EXACT_RESCORE_MARGIN);
     for (;;) {
       const neighbours = vectors.nearest(owner, vector, fetch);
       if (neighbours.length === 0) return [];
-      const allowed = this.sql(`SELECT m.rowid, m.id FROM ${BY_ROWID_LIST} WHERE ${where}`).all(
-        JSON.stringify(neighbours.map((n) => n.rowid)),
-        ...params,
-      ) as Array<{ rowid: number; id: string }>;
-      const idByRowid = new Map(allowed.map((a) => [a.rowid, a.id]));
+      const allowed = check.all(JSON.stringify(neighbours.map((n) => n.rowid)), ...params) as unknown[][];
+      const rowOf = new Map(allowed.map((row) => [row[row.length - 1] as number, row]));
       // Ranked by int8 cosine: the first survivors, a few past k, get their exact cosine and order.
-      const kept = neighbours.filter((n) => idByRowid.has(n.rowid)).slice(0, k + EXACT_RESCORE_MARGIN);
+      const kept = neighbours.filter((n) => rowOf.has(n.rowid)).slice(0, k + EXACT_RESCORE_MARGIN);
       if (kept.length >= k || neighbours.length < fetch || fetch >= MAX_KNN) {
         return vectors
           .rescore(kept, vector, kept.length)
           .slice(0, k)
-          .map((n) => ({ id: idByRowid.get(n.rowid) as string, score: 1 - n.distance }));
+          .map((n) => ({ row: rowOf.get(n.rowid) as unknown[], score: 1 - n.distance }));
       }
       fetch = Math.min(MAX_KNN, fetch * 4);
     }
@@ -622,28 +643,31 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     since = this.stageDone('keywordSearch', since);
     const vector = await query.vector;
     since = performance.now();
-    const dense = vector ? await this.vectorSearch(scope, vector, k) : [];
+    const nearest = vector ? this.nearestAllowed(scope, vector, k, CANDIDATE_READER) : [];
+    const dense = nearest.map(({ row, score }) => ({ id: row[0] as string, score }));
     if (vector) since = this.stageDone('vectorSearch', since);
     const denseIds = new Set(dense.map((c) => c.id));
-    const ids = [...new Set([...denseIds, ...keyword.map((c) => c.id)])];
-    const keywordOnlySimilarities = new Map<string, number>();
-    if (ids.length === 0) return { dense, keyword, records: [], keywordOnlySimilarities };
-    // As getMany looks them up (`+tenant`: the ids' unique index), only what a search reads, with the rowid after.
-    const rows = this.records(
-      `SELECT ${CANDIDATE_READER.select}, m.rowid FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
-    ).all(scope.tenant, JSON.stringify(ids)) as unknown[][];
+    const keywordOnlyIds = [...new Set(keyword.map((c) => c.id))].filter((id) => !denseIds.has(id));
+    // The dense candidates' rows came with the k-NN's filter check; the keyword-only ones are read
+    // as getMany looks them up (`+tenant`: the ids' unique index), only what a search reads, with the rowid after.
+    const keywordOnlyRows =
+      keywordOnlyIds.length === 0
+        ? []
+        : (this.records(
+            `SELECT ${CANDIDATE_READER.select}, m.rowid FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
+          ).all(scope.tenant, JSON.stringify(keywordOnlyIds)) as unknown[][]);
+    const rows = [...nearest.map((n) => n.row), ...keywordOnlyRows];
+    // In the ids' order, as one lookup of both lists answered them (SQLite's binary order; JS's alike for ASCII ids).
+    rows.sort(byIdColumn);
     const records = rows.map(CANDIDATE_READER.fromValues);
-    if (vector) {
-      const keywordOnly = new Map<number, string>();
-      rows.forEach((row, i) => {
-        const id = (records[i] as CandidateRecord).id;
-        if (!denseIds.has(id)) keywordOnly.set(row[CANDIDATE_FIELDS.length] as number, id);
-      });
+    const keywordOnlySimilarities = new Map<string, number>();
+    if (vector && keywordOnlyRows.length > 0) {
+      const keywordOnly = new Map(keywordOnlyRows.map((row) => [row[CANDIDATE_FIELDS.length] as number, row[0] as string]));
       for (const [rowid, distance] of this.vectors().distances([...keywordOnly.keys()], vector)) {
         keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
       }
     }
-    this.stageDone('candidateRecords', since);
+    if (rows.length > 0) this.stageDone('candidateRecords', since);
     return { dense, keyword, records, keywordOnlySimilarities };
   }
 
