@@ -8,7 +8,6 @@ import {
   CANDIDATE_FIELDS,
   type Candidate,
   type CandidateQuery,
-  type CandidateRecord,
   type CandidateSet,
   DuplicateContentError,
   type EmbeddingSpace,
@@ -662,7 +661,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const records = rows.map(CANDIDATE_READER.fromValues);
     const keywordOnlySimilarities = new Map<string, number>();
     if (vector && keywordOnlyRows.length > 0) {
-      const keywordOnly = new Map(keywordOnlyRows.map((row) => [row[CANDIDATE_FIELDS.length] as number, row[0] as string]));
+      const keywordOnly = new Map(
+        keywordOnlyRows.map((row) => [row[CANDIDATE_FIELDS.length] as number, row[0] as string]),
+      );
       for (const [rowid, distance] of this.vectors().distances([...keywordOnly.keys()], vector)) {
         keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
       }

@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import type { Database, Statement } from 'better-sqlite3';
 import { CODE_BYTES, CodeCache, queryCode } from './code-cache.ts';
+import { ExactCosines } from './exact-cosine.ts';
 import { Int8Cache } from './int8-cache.ts';
 import { Int8Block } from './int8-scan.ts';
 
@@ -142,6 +143,8 @@ export class SqliteVectors {
   private readonly int8: Int8Cache;
   /** A large owner's candidates' int8 vectors, read for each search (its memory kept for the next). */
   private candidateBlock: Int8Block | undefined;
+  /** Exact cosines of the vectors a search rescores or looks up (its memory kept for the next). */
+  private readonly cosines: ExactCosines;
 
   constructor(
     private readonly sql: (source: string) => Statement,
@@ -149,6 +152,7 @@ export class SqliteVectors {
     private readonly dimension: number,
   ) {
     this.coder = new BinaryCoder(dimension);
+    this.cosines = new ExactCosines(dimension);
     this.int8 = new Int8Cache(
       {
         // One value for all the vectors (not a Buffer per row), their rowids beside in the same order.
@@ -288,7 +292,10 @@ export class SqliteVectors {
     const first = candidates.slice(0, count);
     if (first.length === 0) return [...candidates];
     const exact = this.exactOf(first.map((c) => c.rowid));
-    return [...nearestFirst(exact, vector), ...candidates.slice(count)];
+    const distances = this.cosines.distances(exact.vectors, exact.rowids.length, vector);
+    const rescored = exact.rowids.map((rowid, i) => ({ rowid, distance: distances[i] as number }));
+    rescored.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return [...rescored, ...candidates.slice(count)];
   }
 
   /** Every exact vector of one owner, by rowid, as float32 (what the bench's exact scan ranks). */
@@ -321,9 +328,9 @@ export class SqliteVectors {
     const result = new Map<number, number>();
     if (rowids.length === 0) return result;
     const exact = this.exactOf(rowids);
-    const query = unitQuery(vector);
+    const distances = this.cosines.distances(exact.vectors, exact.rowids.length, vector);
     exact.rowids.forEach((rowid, i) => {
-      result.set(rowid, cosineDistance(exact.values, i * this.dimension, query));
+      result.set(rowid, distances[i] as number);
     });
     return result;
   }
@@ -346,16 +353,11 @@ export class SqliteVectors {
        FROM json_each(?) c CROSS JOIN ${this.table}_exact e ON e.rowid = c.value`,
     ).get(JSON.stringify(rowids)) as { listed: string; exact: Buffer | null };
     const found = JSON.parse(listed) as number[];
-    if (found.length === 0 || exact === null) return { rowids: [], values: new Int16Array(0) };
+    if (found.length === 0 || exact === null) return { rowids: [], vectors: new Uint8Array(0) };
     if (exact.length !== found.length * this.dimension * 2) {
       throw new Error(`exact vectors of ${exact.length} bytes for ${found.length} of dimension ${this.dimension}`);
     }
-    // A typed view needs an even offset: copy the rare value that sits at an odd one.
-    const values =
-      exact.byteOffset % 2 === 0
-        ? new Int16Array(exact.buffer, exact.byteOffset, exact.length / 2)
-        : new Int16Array(Uint8Array.from(exact).buffer);
-    return { rowids: found, values };
+    return { rowids: found, vectors: exact };
   }
 
   private owner(scope: string): { owner: number; vectors: number } | undefined {
@@ -365,18 +367,10 @@ export class SqliteVectors {
   }
 }
 
-/** Exact vectors (int16, host order) of `rowids`, one after another in their order. */
+/** Exact vectors (int16 little-endian, as stored) of `rowids`, one after another in their order. */
 interface ExactVectors {
   rowids: number[];
-  values: Int16Array;
-}
-
-/** The rows nearest to `vector` by their exact vectors, nearest first (ties by rowid). */
-function nearestFirst(exact: ExactVectors, vector: Float32Array): Neighbour[] {
-  const query = unitQuery(vector);
-  return exact.rowids
-    .map((rowid, i) => ({ rowid, distance: cosineDistance(exact.values, i * query.length, query) }))
-    .sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+  vectors: Uint8Array;
 }
 
 /**
@@ -405,29 +399,6 @@ export function storedForms(vector: Float32Array): { quantised: Buffer; exact: B
 }
 
 const LITTLE_ENDIAN = endianness() === 'LE';
-
-/** `vector` scaled to length 1 (zeros stay zeros), in doubles for the dot products of rescoring. */
-function unitQuery(vector: Float32Array): Float64Array {
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  return Float64Array.from(vector, (x) => x * scale);
-}
-
-/**
- * 1 − cosine between the exact stored vector at `at` of `values` and a unit query; 1 when either
- * is zero.
- */
-function cosineDistance(values: Int16Array, at: number, query: Float64Array): number {
-  let dot = 0;
-  let norm = 0;
-  for (let i = 0; i < query.length; i++) {
-    const s = values[at + i] as number;
-    dot += s * (query[i] as number);
-    norm += s * s;
-  }
-  return norm === 0 ? 1 : 1 - dot / Math.sqrt(norm);
-}
 
 /** The 1,024-bit code of vectors of one dimension (see the top of this file). */
 export class BinaryCoder {

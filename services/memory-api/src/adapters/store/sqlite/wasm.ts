@@ -20,6 +20,7 @@ export const WASM_PAGE = 65536;
 
 export const I32 = 0x7f;
 export const I64 = 0x7e;
+export const F64 = 0x7c;
 export const V128 = 0x7b;
 
 /**
