@@ -59,7 +59,9 @@ function counted(path: string): Counts {
       counts[key].documents += 1;
     }
     const entries = db
-      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid')
+      .prepare(
+        'SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id JOIN memory_keyword_terms k ON k.rowid = o.id * 68719476736 + m.rowid',
+      )
       .all() as Array<{ tenant: string; user_id: string; terms: string }>;
     for (const { tenant, user_id, terms } of entries) {
       const owner = counts[`${tenant}/${user_id}`];
@@ -90,7 +92,9 @@ function indexedTokens(path: string): { index: Map<string, string>; entries: Map
     );
     const counts = new Map<string, { doc: number; cnt: number }>();
     const rows = db
-      .prepare('SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid')
+      .prepare(
+        'SELECT m.tenant, m.user_id, k.terms FROM memories m JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id JOIN memory_keyword_terms k ON k.rowid = o.id * 68719476736 + m.rowid',
+      )
       .all() as Array<{ tenant: string; user_id: string; terms: string }>;
     for (const { tenant, user_id, terms } of rows) {
       const seen = new Set<string>();
@@ -423,7 +427,7 @@ function asSchema8Keywords(path: string, schemaVersion = 8): void {
   try {
     const entries = db
       .prepare(
-        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid',
+        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id JOIN memory_keyword_terms k ON k.rowid = o.id * 68719476736 + m.rowid',
       )
       .all() as Array<{ rowid: number; tenant: string; user_id: string; terms: string }>;
     db.exec(`
@@ -542,7 +546,7 @@ function asSchema9Keywords(path: string): void {
   try {
     const entries = db
       .prepare(
-        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN memory_keyword_terms k ON k.rowid = m.rowid',
+        'SELECT m.rowid, m.tenant, m.user_id, k.terms FROM memories m JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id JOIN memory_keyword_terms k ON k.rowid = o.id * 68719476736 + m.rowid',
       )
       .all() as Array<{ rowid: number; tenant: string; user_id: string; terms: string }>;
     db.exec(`
@@ -676,6 +680,83 @@ describe('sqlite keyword statistics of a store from before them (schema 6)', () 
       await upgraded.deleteMany('t1', [turns[2]?.id as string]);
       expect(kept(path)).toEqual(counted(path));
       expect(kept(path)['t1/u1']).toMatchObject({ documents: 4 });
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sqlite keyword entries of a store that keyed them by memory rowid (schema 10)', () => {
+  it("are keyed by owner on open, one owner's entries together, with the same results, kept so by writes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    const owners = ['ada', 'bo', 'cy'];
+    // The owner of each entry in key order, and whether every entry's key is its owner's.
+    const layout = () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        const rows = db
+          .prepare(
+            `SELECT m.user_id AS owner, k.rowid = o.id * 68719476736 + m.rowid AS keyed
+             FROM memory_keyword_terms k JOIN memories m ON m.rowid = k.rowid % 68719476736
+             JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id ORDER BY k.rowid`,
+          )
+          .all() as Array<{ owner: string; keyed: number }>;
+        const runs = rows.map((r) => r.owner).filter((owner, i, all) => owner !== all[i - 1]);
+        return { runs, keyed: rows.every((r) => r.keyed === 1), entries: rows.length };
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const store = new SqliteMemoryStore(path);
+      await store.open({ model: 'test-8', dimension: 8 });
+      const words = ['harbour', 'lantern', 'orchard', 'violin', 'glacier'];
+      const records = Array.from({ length: 30 }, (_, i) =>
+        makeRecord({
+          content: `The user mentioned the ${words[i % 5]} and the ${words[(i * 3) % 5]} on day ${i}`,
+          user_id: owners[i % 3],
+        }),
+      );
+      await store.commit({ inserts: records.map((record, i) => ({ record, vector: axisVector(i) })), updates: [] });
+      const searches = async (s: SqliteMemoryStore) => {
+        const answers: unknown[] = [];
+        for (const user of owners)
+          for (const query of ['harbour', 'lantern violin', 'orchard glacier harbour'])
+            answers.push(await s.keywordSearch({ tenant: 't1', userId: user }, keywordTokens(query), 10));
+        return answers;
+      };
+      const before = await searches(store);
+      await store.close();
+
+      // The file as schema 10 left it: entries keyed by their memory's rowid, owners interleaved.
+      const old = new Database(path);
+      old.exec(`
+        UPDATE memory_keyword_terms SET rowid = rowid % 68719476736;
+        UPDATE store_meta SET value = '10' WHERE key = 'schema_version';
+      `);
+      old.close();
+      expect(layout().runs.length).toBe(30);
+
+      const upgraded = new SqliteMemoryStore(path);
+      await upgraded.open({ model: 'test-8', dimension: 8 });
+      expect(layout()).toEqual({ runs: owners, keyed: true, entries: 30 });
+      expect(await searches(upgraded)).toEqual(before);
+      expect(kept(path)).toEqual(counted(path));
+
+      // New memories join their owner's entries; a deleted one leaves them.
+      const added = makeRecord({ content: 'The user tuned the violin by the harbour', user_id: 'ada' });
+      await upgraded.commit({ inserts: [{ record: added, vector: axisVector(31) }], updates: [] });
+      const gone = records.find((r) => r.user_id === 'bo' && r.content.includes('lantern')) as MemoryRecord;
+      await upgraded.deleteMany('t1', [gone.id]);
+      expect(layout()).toEqual({ runs: owners, keyed: true, entries: 30 });
+      expect(kept(path)).toEqual(counted(path));
+      const violin = await upgraded.keywordSearch({ tenant: 't1', userId: 'ada' }, keywordTokens('violin harbour'), 1);
+      expect(violin.map((h) => h.id)).toEqual([added.id]);
+      const lantern = await upgraded.keywordSearch({ tenant: 't1', userId: 'bo' }, keywordTokens('lantern'), 30);
+      expect(lantern.map((h) => h.id)).not.toContain(gone.id);
+      expect(lantern.length).toBeGreaterThan(0);
       await upgraded.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -199,7 +199,7 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
       // As an older release deleted: no secure_delete, FTS5 delete markers, no scrub recorded.
       const db = new Database(path);
       db.pragma('secure_delete = OFF');
-      const entry = db.prepare('SELECT rowid, terms FROM memory_keyword_terms').get() as {
+      const entry = db.prepare('SELECT rowid % 68719476736 AS rowid, terms FROM memory_keyword_terms').get() as {
         rowid: number;
         terms: string;
       };
@@ -213,7 +213,7 @@ describe('sqlite forgets what was deleted (user erasure)', () => {
         scoped,
       );
       db.exec(`
-        DELETE FROM memory_keyword_terms WHERE rowid = (SELECT rowid FROM memories);
+        DELETE FROM memory_keyword_terms WHERE rowid % 68719476736 = (SELECT rowid FROM memories);
         DELETE FROM memories;
         DELETE FROM store_meta WHERE key = 'free_space_scrubbed';
       `);

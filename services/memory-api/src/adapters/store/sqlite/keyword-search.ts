@@ -26,6 +26,9 @@ export const keywordIndexVersion = (window: TurnContextWindow) =>
  * no copy of them (contentless), its vocabulary, and `memory_keyword_terms`, each entry's terms
  * without the owner's prefix (context terms behind `CONTEXT_MARK`), which a search reads to count
  * a match's query terms and length: ~150 characters per memory where the scoped tokens took ~500.
+ * Since schema 11 an entry's key is its owner's number (`keyword_owners.id`) × 2³⁶ + the memory's
+ * rowid (`entryKey`), so one owner's entries are one contiguous range of the table: a search reads
+ * a few pages for its matches' terms instead of one page per match.
  * An entry leaves the index by FTS5's 'delete' command given the tokens it was written with (from
  * its terms), which with secure-delete on takes them out of the index's pages at once; a
  * contentless_delete table would only mark the row deleted and keep its tokens until a merge.
@@ -62,6 +65,12 @@ export const KEYWORD_OWNERS_DEFINITION = `
   )`;
 
 type Sql = (source: string) => Statement;
+
+/**
+ * The key of a memory's entry in `memory_keyword_terms`, in SQL: owner number `ownerSql` × 2³⁶ +
+ * the memory's rowid `rowidSql` (rowids stay below 2³⁶: vectors.ts keys by them the same way).
+ */
+export const entryKey = (ownerSql: string, rowidSql: string) => `${ownerSql} * 68719476736 + ${rowidSql}`;
 
 /** The owner a keyword entry belongs to (a memory row's columns). */
 export interface KeywordOwner {
@@ -139,9 +148,7 @@ export class SqliteKeywordIndex {
     let context = entry.context.length;
     const terms = [...entry.own, ...entry.context.map((t) => CONTEXT_MARK + t)].join(' ');
     if (!fresh) {
-      const previous = this.sql('SELECT terms FROM memory_keyword_terms WHERE rowid = ?').pluck().get(rowid) as
-        | string
-        | undefined;
+      const previous = this.entryTerms(rowid, owner);
       if (previous === terms) return;
       if (previous !== undefined) {
         this.unindex(rowid, owner, previous);
@@ -152,20 +159,34 @@ export class SqliteKeywordIndex {
       }
     }
     this.sql('INSERT INTO memory_keywords (rowid, terms) VALUES (?, ?)').run(rowid, scopedTokens(terms, owner));
-    this.sql('INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (?, ?)').run(rowid, terms);
-    this.count(owner, documents, own, context);
+    const ownerNumber = this.count(owner, documents, own, context);
+    this.sql(`INSERT OR REPLACE INTO memory_keyword_terms (rowid, terms) VALUES (${entryKey('?', '?')}, ?)`).run(
+      ownerNumber,
+      rowid,
+      terms,
+    );
   }
 
   /** Removes a memory's entry (a deleted memory). */
   remove(rowid: bigint, owner: KeywordOwner): void {
-    const previous = this.sql('SELECT terms FROM memory_keyword_terms WHERE rowid = ?').pluck().get(rowid) as
-      | string
-      | undefined;
+    const previous = this.entryTerms(rowid, owner);
     if (previous === undefined) return;
     this.unindex(rowid, owner, previous);
-    this.sql('DELETE FROM memory_keyword_terms WHERE rowid = ?').run(rowid);
+    this.sql(
+      `DELETE FROM memory_keyword_terms WHERE rowid = (SELECT ${entryKey('id', '?')} FROM keyword_owners WHERE tenant = ? AND user_id = ?)`,
+    ).run(rowid, owner.tenant, owner.user_id);
     const before = entrySize(previous);
     this.count(owner, -1, -before.own, -before.context);
+  }
+
+  /** The terms of a memory's entry, undefined when it has none. */
+  private entryTerms(rowid: bigint, owner: KeywordOwner): string | undefined {
+    return this.sql(
+      `SELECT t.terms FROM keyword_owners o CROSS JOIN memory_keyword_terms t ON t.rowid = ${entryKey('o.id', '?')}
+       WHERE o.tenant = ? AND o.user_id = ?`,
+    )
+      .pluck()
+      .get(rowid, owner.tenant, owner.user_id) as string | undefined;
   }
 
   /** Takes an entry's tokens out of the FTS5 index: `terms`, what `memory_keyword_terms` holds for it. */
@@ -219,7 +240,7 @@ export class SqliteKeywordIndex {
     const indexed = this.terms(tokens, counts, contextWeight);
     if (indexed.length === 0) return [];
     const frequency = new Map(indexed.map((t) => [t.term, t.documentFrequency]));
-    const reader = new MatchReader(this.sql, scope, unique, contextWeight);
+    const reader = new MatchReader(this.sql, scope, owner.id, unique, contextWeight);
     if (indexed.reduce((sum, t) => sum + t.postings, 0) <= WHOLE_READ_POSTINGS) {
       const documentFrequency = (term: string) => frequency.get(term) ?? 0;
       const matches = reader.read(this.matching(indexed, 'all'));
@@ -358,19 +379,24 @@ export class SqliteKeywordIndex {
     return rows as number[];
   }
 
-  private count(owner: KeywordOwner, documents: number, own: number, context: number): void {
-    this.sql(
+  /** Adds to an owner's statistics (its row made by its first entry); answers the owner's number. */
+  private count(owner: KeywordOwner, documents: number, own: number, context: number): number {
+    const ownerNumber = this.sql(
       `INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 1)
        ON CONFLICT (tenant, user_id) DO UPDATE SET documents = documents + excluded.documents,
          own_terms = own_terms + excluded.own_terms, context_terms = context_terms + excluded.context_terms,
-         writes = writes + 1`,
-    ).run(owner.tenant, owner.user_id, documents, own, context);
+         writes = writes + 1
+       RETURNING id`,
+    )
+      .pluck()
+      .get(owner.tenant, owner.user_id, documents, own, context) as number;
     if (documents < 0) {
       this.sql('DELETE FROM keyword_owners WHERE tenant = ? AND user_id = ? AND documents <= 0').run(
         owner.tenant,
         owner.user_id,
       );
     }
+    return ownerNumber;
   }
 }
 
@@ -469,16 +495,17 @@ class MatchReader {
   constructor(
     sql: Sql,
     scope: SearchScope,
+    private readonly ownerNumber: number,
     queryTerms: readonly string[],
     private readonly contextWeight: number,
   ) {
     const { where, params } = filterToSql(scope);
     this.params = params;
     this.rowsOf = sql(
-      `SELECT m.id, t.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keyword_terms t ON t.rowid = m.rowid WHERE ${where}`,
+      `SELECT m.id, t.terms FROM ${BY_ROWID_LIST} CROSS JOIN memory_keyword_terms t ON t.rowid = ${entryKey('?', 'm.rowid')} WHERE ${where}`,
     );
     this.termsOf = sql(
-      'SELECT listed.value AS rowid, t.terms FROM json_each(?) AS listed CROSS JOIN memory_keyword_terms t ON t.rowid = listed.value',
+      `SELECT listed.value AS rowid, t.terms FROM json_each(?) AS listed CROSS JOIN memory_keyword_terms t ON t.rowid = ${entryKey('?', 'listed.value')}`,
     );
     this.passingOf = sql(`SELECT m.rowid, m.id FROM ${BY_ROWID_LIST} WHERE ${where}`);
     for (const term of queryTerms) {
@@ -494,7 +521,10 @@ class MatchReader {
   read(rowids: readonly number[]): CountedKeywordMatch[] {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
-    const rows = this.rowsOf.all(JSON.stringify(unseen), ...this.params) as Array<{ id: string; terms: string }>;
+    const rows = this.rowsOf.all(JSON.stringify(unseen), this.ownerNumber, ...this.params) as Array<{
+      id: string;
+      terms: string;
+    }>;
     return rows.map(({ id, terms }) => this.countTerms(id, terms));
   }
 
@@ -502,7 +532,7 @@ class MatchReader {
   count(rowids: readonly number[]): Array<CountedKeywordMatch<number>> {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
-    const rows = this.termsOf.all(JSON.stringify(unseen)) as Array<{ rowid: number; terms: string }>;
+    const rows = this.termsOf.all(JSON.stringify(unseen), this.ownerNumber) as Array<{ rowid: number; terms: string }>;
     return rows.map(({ rowid, terms }) => this.countTerms(rowid, terms));
   }
 

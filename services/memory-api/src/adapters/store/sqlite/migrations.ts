@@ -1,5 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { countKeywordOwners, KEYWORD_OWNERS_DEFINITION, KEYWORD_TABLES_DEFINITION } from './keyword-search.ts';
+import {
+  countKeywordOwners,
+  entryKey,
+  KEYWORD_OWNERS_DEFINITION,
+  KEYWORD_TABLES_DEFINITION,
+} from './keyword-search.ts';
 import { BinaryCoder, preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
 
 /**
@@ -196,6 +201,24 @@ export const MIGRATIONS: ReadonlyArray<{
         DROP TABLE memory_keyword_terms;
         ${KEYWORD_TABLES_DEFINITION}
         DELETE FROM store_meta WHERE key = 'keyword_index_version';
+      `);
+    },
+  },
+  {
+    // Each keyword entry's terms keyed by its owner's number × 2³⁶ + the memory's rowid instead of
+    // the rowid alone (keyword-search.ts, entryKey), so a search counting its matches' terms reads
+    // its owner's few pages instead of one page of other owners' entries per match.
+    version: 11,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE memory_keyword_terms_by_owner (rowid INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+        INSERT INTO memory_keyword_terms_by_owner (rowid, terms)
+          SELECT ${entryKey('o.id', 't.rowid')}, t.terms FROM memory_keyword_terms t
+          JOIN memories m ON m.rowid = t.rowid
+          JOIN keyword_owners o ON o.tenant = m.tenant AND o.user_id = m.user_id
+          ORDER BY 1;
+        DROP TABLE memory_keyword_terms;
+        ALTER TABLE memory_keyword_terms_by_owner RENAME TO memory_keyword_terms;
       `);
     },
   },
