@@ -77,7 +77,9 @@ export function relationBeyondDoubt(older: Statement, newer: Statement): Relatio
   if (older.contentFree || newer.contentFree) return unrelated('content-free');
   // "My boyfriend is called Ian" → "I broke up with Ian": the owner ended what the partner statement says.
   if (partnerEnded(older, newer)) return contradicts('partner-ended');
-  if (older.relative !== newer.relative) return unrelated('different-subject');
+  if (older.relative !== newer.relative && heldByTheSameRelative(older, newer).length === 0) {
+    return unrelated('different-subject');
+  }
   // A reversal names what it takes back: "decided on Paris" replaces "Rome".
   if (newer.replaces && (newer.replaces === older.answer || contains(older.topic, termsOfAnswer(newer.replaces)))) {
     return contradicts('replaces-answer');
@@ -93,6 +95,9 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   const settled = relationBeyondDoubt(older, newer);
   if (settled) return settled;
   if (newer.tentative) return unrelated('tentative');
+  // "has a son who is 12" → "My son is 13 now": the same relative's attribute, whoever the sentence's subject.
+  const held = heldByTheSameRelative(older, newer);
+  if (older.relative !== newer.relative || held.length > 0) return compareFrames(older, newer, held);
 
   if (older.key && older.key === newer.key) return compareValues(older, newer, older.topic, newer.topic, 'same-key');
 
@@ -113,18 +118,7 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   const shared = both.filter(
     (name) => !ALTERNATIVE_FRAMES.has(name) && !(name === 'residence' && homeBesideMove(older, newer)),
   );
-  if (shared.length > 0) {
-    const verdicts = shared.map((name) =>
-      compareValues(
-        older,
-        newer,
-        older.frames.get(name) as ReadonlySet<string>,
-        newer.frames.get(name) as ReadonlySet<string>,
-        `same-attribute:${name}`,
-      ),
-    );
-    return verdicts.find((v) => v.kind === 'contradicts') ?? (verdicts[0] as Relation);
-  }
+  if (shared.length > 0) return compareFrames(older, newer, shared);
 
   // "moved from Berlin", "sold his Toyota": what the newer left behind is what the older is about.
   const left = overlap(newer.from, older.topic);
@@ -146,6 +140,25 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
     return contradicts('preference-changed');
   }
   return unrelated('different-topic');
+}
+
+/** The verdict on the frames both statements set: a contradiction in any of them wins. */
+function compareFrames(older: Statement, newer: Statement, names: readonly string[]): Relation {
+  const verdicts = names.map((name) =>
+    compareValues(
+      older,
+      newer,
+      older.frames.get(name) as ReadonlySet<string>,
+      newer.frames.get(name) as ReadonlySet<string>,
+      `same-attribute:${name}`,
+    ),
+  );
+  return verdicts.find((v) => v.kind === 'contradicts') ?? verdicts[0] ?? unrelated('different-subject');
+}
+
+/** Frames of one relative ("age@son") that both statements set. */
+function heldByTheSameRelative(older: Statement, newer: Statement): string[] {
+  return [...older.frames.keys()].filter((name) => name.includes('@') && newer.frames.has(name));
 }
 
 /**

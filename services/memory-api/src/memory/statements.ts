@@ -178,9 +178,15 @@ const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:meat|chicken|beef|pork)\b/i;
  * Going back to fish ends a vegetarian or vegan diet: "started eating fish again". Only as a
  * change — "eats fish on Fridays" says nothing about a diet.
  */
-const FISH_AGAIN_EN =
-  /\b(?:(?:started|starting|starts|began|begun|back to|went back to|gone back to|returned to)\s+eating\s+(?:fish|seafood)|(?:eats?|ate|eating)\s+(?:fish|seafood)\s+again)\b/i;
-const FISH_AGAIN_ZH = /(?:开始|又|重新|恢复)吃(?:鱼|海鲜)/u;
+const EATING_AGAIN_EN =
+  /\b(?:(?:started|starting|starts|began|begun|back to|went back to|gone back to|returned to)\s+(?:eating|having)\s+(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)|(?:eats?|ate|eating|having)\s+(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)\s+again)\b/i;
+const EATING_AGAIN_ZH = /(?:开始|又|重新|恢复)(?:吃|喝)(鱼|海鲜|奶酪|芝士|鸡蛋|蛋|奶制品|乳制品|牛奶|肉)/u;
+/** The diet a food taken up again says: fish ends a vegetarian diet, cheese or eggs a vegan one. */
+function dietOfFood(food: string): string {
+  if (/fish|seafood|鱼|海鲜/iu.test(food)) return 'pescatarian';
+  if (/cheese|dairy|eggs|奶|芝士|蛋/iu.test(food)) return 'vegetarian';
+  return 'omnivore';
+}
 const MARITAL_EN =
   /\b(?:is|am|are|was|were|got|get|gets|getting|became|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|recently\s+|happily\s+|just\s+)*(single|married|divorced|engaged|widowed|separated)\b/i;
 
@@ -202,21 +208,32 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'residence',
     pattern:
-      /\b(?:lives?|lived|living|resides?|resided|based|moved|moves|moving|relocated|relocating|relocates|settled)\b(?:\s+(?:back|away|house|abroad))?\s+(?:in|to|at|near)\s+(.+)/i,
+      /\b(?:lives?|lived|living|resides?|resided|based|moved|moves|moving|relocated|relocating|relocates|settled)\b(?:\s+(?:back|away|house|abroad))?\s+(?:in|to|at)\s+(.+)/i,
   },
-  { name: 'employer', pattern: /\b(?:works?|worked|working|employed|job)\s+(?:at|for|with|by)\s+(.+)/i },
-  { name: 'employer', pattern: /\b(?:joined|joins|joining)\s+(.+)/i },
+  { name: 'employer', pattern: /\b(?:works?|worked|working|employed|job)\s+(?:at|for|by)\s+(.+)/i },
+  // "joined Stripe", not "joined a book club" or "joined the gym".
+  {
+    name: 'employer',
+    pattern:
+      /\b(?:[Jj]oined|[Jj]oins|[Jj]oining)\s+(?:the\s+)?(?![\p{L}\s]*\b(?:club|gym|group|choir|team|class|league|society|band|union|community|circle|course|party)\b)(\p{Lu}.*)/u,
+  },
   { name: 'occupation', pattern: /\b(?:works?|worked|working|employed)\s+as\s+(?:an?\s+)?(.+)/i },
-  // "drives a Toyota", "drives Teslas" — not "drives to work".
+  // "drives a Toyota", "drives Teslas" — not "drives to work", "drives my kids to school" or
+  // "drove the van to Leeds" (a trip, not one's car).
   {
     name: 'car',
     pattern:
-      /\b(?:[Dd]rives?|[Dd]rove|[Dd]riving)\s+(?:(?:[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur)\s+(.+)|([A-Z].*))/,
+      /\b(?:[Dd]rives?|[Dd]rove|[Dd]riving)\s+(?:(?:[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur)\s+(?![a-z][\w\s-]*?\s(?:to|into|home|around|back|through)\b)(.+)|([A-Z].*))/,
   },
   {
     name: 'age',
     pattern:
       /\b(?:is|am|are|was|'s|'m)\s+(?:now\s+)?(\d{1,3})\s+(?:years?\s+old|yo)\b|\bturned\s+(\d{1,3})\b|\bage\s+(?:is\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b|\b(?:is|am|'s|'m)\s+(?:now\s+|just\s+)?(\d{1,3})(?:\s+now)?\s*[.!]?$/i,
+  },
+  {
+    name: 'weight',
+    pattern:
+      /\bweigh(?:s|ed|ing)?\s+(?:(?:about|around|roughly|now|only|just|over|under)\s+)*(\d+(?:[.,]\d+)?\s*(?:kg|kgs|kilos?|kilograms?|lbs?|pounds|stone)\b)/i,
   },
   {
     name: 'hair',
@@ -354,6 +371,7 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   marital: 'married single divorced engaged widowed separated 婚 单身',
   car: 'drive drives drove car 开 车',
   hair: 'hair 头发',
+  weight: 'weigh weighs weight kg kilos pounds 体重 公斤',
   computer: 'windows mac macbook macos imac linux ubuntu chromebook computer laptop 电脑',
   phone: 'iphone android pixel galaxy phone 手机 安卓',
   alcohol: 'drink drinks alcohol wine beer sober teetotal 酒',
@@ -427,8 +445,11 @@ function analyseEnglish(text: string): Analysis {
     const valueText = value.split(VALUE_END_EN)[0] ?? '';
     const terms = termsOf(valueText, owners);
     if (terms.size === 0) continue;
+    const before = trimmed.slice(0, match.index);
+    // "My office moved to Potsdam", "drives my kids": a thing's attribute, or people carried.
+    if (thingSubjectEnglish(before) || (name === 'car' && RELATIVES_EN.has(headNoun(valueText)))) continue;
     // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
-    const holder = holderEnglish(trimmed.slice(0, match.index));
+    const holder = holderEnglish(before);
     frames.set(holder ? `${name}@${holder}` : name, terms);
     if (name === 'residence' && !holder) {
       residence = {
@@ -459,9 +480,11 @@ function analyseEnglish(text: string): Analysis {
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
   const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
-  const eatsFishAgain = FISH_AGAIN_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
+  const eatenAgain = NEGATION_EN.test(trimmed) ? undefined : firstGroup(EATING_AGAIN_EN.exec(trimmed));
   const diet =
-    DIET_EN.exec(trimmed)?.[1] ?? (eatsMeat ? 'omnivore' : undefined) ?? (eatsFishAgain ? 'pescatarian' : undefined);
+    DIET_EN.exec(trimmed)?.[1] ??
+    (eatsMeat ? 'omnivore' : undefined) ??
+    (eatenAgain === undefined ? undefined : dietOfFood(eatenAgain));
   if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
   const marital = MARITAL_EN.exec(trimmed)?.[1];
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
@@ -512,6 +535,35 @@ const HOLDER_EN = new RegExp(
   `\\b(${[...RELATIVES_EN].join('|')})(?:\\s+(?:called|named)\\s+\\p{Lu}[\\p{L}'’-]*)?(?:\\s+\\p{Lu}[\\p{L}'’-]*)?,?\\s+(?:(?:who|that|which)\\s+)?(?:(?:now|still|also|just|currently)\\s+)*$`,
   'u',
 );
+
+/**
+ * Whether the words before a frame's phrase end in a subject that is a thing, not the owner nor a
+ * relative: "My office | moved to Potsdam", "Our company | is based in Leeds", "Tom's shop | is in York".
+ */
+function thingSubjectEnglish(before: string): boolean {
+  const subject =
+    /(?:^|[,;]\s*)(?:(?:my|our|his|her|their|the|its)\s+|\p{Lu}[\p{L}'’-]*['’]s\s+)([\p{L}\s-]+?)\s+(?:(?:has|have|had|is|are|was|were|just|recently|now|also|finally|been)\s+)*$/iu.exec(
+      before,
+    )?.[1];
+  if (subject === undefined) return false;
+  const head = subject.toLowerCase().split(/\s+/).pop() ?? '';
+  return (
+    !RELATIVES_EN.has(head) &&
+    !RELATIVES_EN.has(head.replace(/s$/, '')) &&
+    !OWNER_WORDS_EN.has(head) &&
+    !/^(?:family|user|customer|person|kids|children|parents|folks)$/.test(head)
+  );
+}
+
+/** The head noun of a noun phrase, past its articles and adjectives: "my two kids" → "kids". */
+function headNoun(phrase: string): string {
+  return (
+    phrase
+      .toLowerCase()
+      .replace(/^(?:(?:a|an|the|my|his|her|their|our|two|three|four|little|young|old|older|younger)\s+)+/u, '')
+      .split(/\s+/)[0] ?? ''
+  );
+}
 
 /** A move sets the residence: "moved to England", "relocated to Lyon". */
 const MOVE_EN = /^(?:moved|moves|moving|relocated|relocating|relocates)\b/i;
@@ -569,7 +621,7 @@ function predicateEnglish(text: string): string {
 
 function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['keyValue'] {
   const match = KEY_VALUE_EN.exec(text.replace(/[.!]+$/, ''));
-  if (!match) return null;
+  if (!match) return keySwitchEnglish(text.replace(/[.!]+$/, ''), owners);
   const subject = (match[1] ?? '').trim();
   const possessed = POSSESSIVE.exec(subject);
   // A key is a noun phrase: "Priya's car", "my timezone", "the meeting with Dana", "timezone:".
@@ -580,10 +632,59 @@ function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['
   const key = termsOf(keyText, owners);
   // "The user is learning the cello": a trait of the owner, not a key with a value.
   if (key.size === 0 || (!possessed && ownerOnly(subject, owners))) return null;
+  return withValue(key, match[3] ?? '');
+}
+
+/** The value of a key as said ("now UTC+1", "on Thursday"): every token but the cue words. */
+function withValue(key: Set<string>, said: string): Statement['keyValue'] {
   // Every token of the value counts ("alex@a.com" and "alex@b.com" differ in a stop word).
-  const valueText = (match[3] ?? '').replace(/^(?:(?:now|still|actually|currently|on|at|in|a|an|the)\s+)+/i, '');
+  const valueText = said.replace(/^(?:(?:now|still|actually|currently|on|at|in|a|an|the)\s+)+/i, '');
   const value = new Set(analyzeText(valueText).flatMap((t) => (CUE_TERMS_EN.has(t.term) ? [] : [t.term])));
   return value.size > 0 ? { key, value } : null;
+}
+
+/**
+ * A key said as it changes: "we switched our supplier to Globex", "switch the meeting to
+ * Friday", "my email changed to c@d.com", "we now use Globex as our supplier". The key is a noun
+ * phrase of a thing (a relative or one's family moved somewhere is not a key: "moved my son to a
+ * new school").
+ */
+const KEY_SWITCH_EN: ReadonlyArray<{ pattern: RegExp; key: number; value: number }> = [
+  {
+    pattern:
+      /\b(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|set)\s+((?:my|our|his|her|their|the)\s+.+?)\s+(?:over\s+)?to\s+(.+)$/i,
+    key: 1,
+    value: 2,
+  },
+  {
+    pattern:
+      /^((?:my|our|his|her|their|the)\s+.+?|(?:the\s+)?(?:user|customer|person)['’]s\s+.+?|\p{Lu}[\p{L}'’-]*['’]s\s+.+?)\s+(?:(?:has|have)\s+)?(?:been\s+|got\s+)?(?:now\s+)?(?:changed|switched|moved|updated)\s+(?:over\s+)?to\s+(.+)$/iu,
+    key: 1,
+    value: 2,
+  },
+  {
+    pattern:
+      /\b(?:use|uses|using|chose|chosen|picked|hired|appointed|went with|go with|going with)\s+(.+?)\s+as\s+((?:my|our|his|her|their|the)\s+.+)$/i,
+    key: 2,
+    value: 1,
+  },
+];
+
+function keySwitchEnglish(text: string, owners: ReadonlySet<string>): Statement['keyValue'] {
+  for (const { pattern, key: keyAt, value: valueAt } of KEY_SWITCH_EN) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const subject = (match[keyAt] ?? '').trim();
+    const possessed = POSSESSIVE.exec(subject);
+    const keyText = (possessed ? (possessed[1] ?? possessed[2] ?? '') : subject).replace(/^the\s+/i, '');
+    const head = /^[\p{L}-]+/u.exec(keyText.toLowerCase())?.[0] ?? '';
+    if (RELATIVES_EN.has(head) || /^(?:family|kids|children|people|everyone|everybody|self|myself)$/.test(head)) {
+      return null;
+    }
+    const key = termsOf(keyText, owners);
+    return key.size > 0 ? withValue(key, match[valueAt] ?? '') : null;
+  }
+  return null;
 }
 
 /** "timezone is …", "home city is …": a few lower-case words, no name, no verb or cue among them. */
@@ -744,6 +845,7 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /(?:是一名|是一位|是个|是一个|是|当了|当|做)(老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|经理|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者)/u,
   },
   { name: 'occupation', pattern: /(?:是一名|是一位|当了|当)([^，,。；;]+)/u },
+  { name: 'weight', pattern: /体重(?:现在|已经|是|有|大约|约|只有)*(\d+(?:\.\d+)?\s*(?:公斤|斤|千克|kg))/u },
 ];
 const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
   [/离婚/, 'divorced'],
@@ -773,6 +875,14 @@ const FROM_ZH = /从([^，,。；;到]+)(?:搬|到|换|改)|离开了?([^，,。
 
 const KEY_VALUE_ZH =
   /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)(?:最喜欢|最爱)?的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
+
+/**
+ * A key said as it changes: "我们的供应商改成白云了", "供应商换成白云了", "我们把供应商换成了白云".
+ * The key comes before the change verb, after the owner (and 把).
+ */
+const OWNER_ONLY_ZH = /^(?:我们|我|用户|他们|她们|他|她)$/u;
+const KEY_SWITCH_ZH =
+  /^(?:我们|我|用户|他们|她们|他|她)?(?:的|把)?([^，,。；;把]+?)(?:已经|现在|也)?(?:改成|换成|改为|换为|换到|变成|更换为|更换成|改到)了?(.+)$/u;
 
 /**
  * Topic terms of Chinese text: its Han characters once the cue words are out (word boundaries are
@@ -824,6 +934,10 @@ function holderChinese(body: string, index: number, length: number): string | nu
   return holder && !/(?:和|跟|与|同)$/u.test(stem.slice(0, -holder.length)) ? holder : null;
 }
 
+/** A thing as the subject of a frame's phrase ("我公司 | 搬到了天津", "我们办公室 | 在…"). */
+const THING_SUBJECT_ZH =
+  /(?:公司|办公室|单位|工厂|店|餐厅|学校|总部|团队|部门|工作室|实验室|仓库|门店|会议|银行)(?:的)?(?:已经|现在|也|都|刚|还)*$/u;
+
 /** A home named by its kind: "一套两居室", "一间公寓", "学校的宿舍". */
 const HOME_ZH = /公寓|房子|居室|别墅|小区|宿舍|平房|楼房|套房|出租屋|四合院|洋房/u;
 
@@ -852,8 +966,20 @@ function analyseChinese(text: string): Analysis {
     const match = pattern.exec(body);
     const value = match?.[1];
     if (match === null || value === undefined) continue;
+    // "和父母住在一起", "在家工作": with whom or from where, not a place or an employer.
+    if (/^(?:一起|这里|那里|这儿|那儿|家里?|家中)(?:了|的)?$/u.test(value)) continue;
     const terms = hanTerms(value.replace(/了$/, ''));
     if (terms.size === 0) continue;
+    // "我公司搬到了天津": the company's move, not the owner's.
+    if (
+      THING_SUBJECT_ZH.test(
+        body
+          .slice(0, match.index)
+          .split(/[，,。；;！!？?]/u)
+          .pop() ?? '',
+      )
+    )
+      continue;
     const holder = holderChinese(body, match.index, match[0].length);
     frames.set(holder ? `${name}@${holder}` : name, terms);
     if (name === 'residence' && !holder) {
@@ -864,9 +990,11 @@ function analyseChinese(text: string): Analysis {
     frames.delete('residence');
     residence = null;
   }
-  if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
+  const eatenAgain = EATING_AGAIN_ZH.exec(body)?.[1];
+  if (/纯素|全素|严格素食/.test(body)) frames.set('diet', new Set(['vegan']));
+  else if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
   else if (/吃肉|吃荤/.test(body)) frames.set('diet', new Set(['omnivore']));
-  else if (FISH_AGAIN_ZH.test(body)) frames.set('diet', new Set(['pescatarian']));
+  else if (eatenAgain !== undefined) frames.set('diet', new Set([dietOfFood(eatenAgain)]));
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);
@@ -877,7 +1005,7 @@ function analyseChinese(text: string): Analysis {
     frames.set(holder ? `age@${holder}` : 'age', new Set([hanNumber(age[1] ?? '')]));
   }
   const make = CAR_MAKES_ZH.exec(body)?.[1];
-  if (make !== undefined && /开|车|买了|换了|提了/u.test(body)) frames.set('car', hanTerms(make));
+  if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
   const from = FROM_ZH.exec(body);
   markAlternatives(body, from?.[1] ?? from?.[2] ?? '', negativeZh(body), frames);
   const counted = COUNT_ZH.exec(body);
@@ -885,10 +1013,14 @@ function analyseChinese(text: string): Analysis {
     const numeral = counted[1] ?? '';
     frames.set(`count:${counted[2]}`, new Set([HAN_NUMERALS.get(numeral) ?? numeral]));
   }
-  const kv = KEY_VALUE_ZH.exec(trimmed.replace(/[。！!]+$/u, ''));
+  const said = trimmed.replace(/[。！!]+$/u, '');
+  const kv = KEY_VALUE_ZH.exec(said) ?? KEY_SWITCH_ZH.exec(said);
   const keyValue =
-    kv && !RELATIVES_ZH.includes(kv[1] ?? '')
-      ? { key: hanTerms(kv[1] ?? ''), value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, ''), true) }
+    kv && !RELATIVES_ZH.some((r) => (kv[1] ?? '').startsWith(r)) && !OWNER_ONLY_ZH.test(kv[1] ?? '')
+      ? {
+          key: hanTerms(kv[1] ?? ''),
+          value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, '').replace(/了$/u, ''), true),
+        }
       : null;
   return {
     contentFree: content === '',

@@ -156,6 +156,49 @@ describe('facts about different attributes of one person', () => {
   });
 });
 
+describe('the same sentence shape about another thing', () => {
+  it.each([
+    ['drive-kids', 'I drive a Toyota', 'I drive my kids to school'],
+    ['drive-van', 'I drive a Toyota', 'I drove the van to Leeds'],
+    ['office-moved', 'I live in Berlin', 'My office moved to Potsdam'],
+    ['live-near', 'I live in Berlin', 'I live near the river'],
+    ['work-with', 'I work at Google', 'I work with kids at the weekend as a volunteer'],
+    ['joined-club', 'I work at Google', 'I joined a book club'],
+    // A relative moved somewhere is not a key said as it changes.
+    ['switched-son', 'My son is 12', 'I switched my son to a new school'],
+    ['zh-company-moved', '我住在北京', '我公司搬到了天津'],
+    ['zh-live-together', '我住在北京', '我和父母住在一起'],
+    ['zh-work-from-home', '我在腾讯工作', '我周五在家工作'],
+  ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
+    await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
+    expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
+    expect(await active(`shape-${user}`)).toEqual([older, newer].sort());
+  });
+});
+
+describe('contradictions said in other words', () => {
+  it.each([
+    ['use-as', 'Our supplier is Acme', 'We now use Globex as our supplier', 'rule:same-key'],
+    ['switched-key', 'Our supplier is Acme', 'We switched our supplier to Globex', 'rule:same-key'],
+    ['switch-key', 'The database is PostgreSQL', 'Switch the database to MySQL', 'rule:same-key'],
+    ['key-changed', 'My email is anna@old-mail.com', 'My email changed to anna@new-mail.com', 'rule:same-key'],
+    ['hired-as', 'Our accountant is Dana Whitfield', 'We hired Marco Rossi as our accountant', 'rule:same-key'],
+    ['cheese-again', 'I am vegan', "I'm eating cheese again", 'rule:same-attribute:diet'],
+    ['weight', 'I weigh 80 kg', 'I weigh 75 kg now', 'rule:same-attribute:weight'],
+    ['relative-named', 'I have a son who is 12', 'My son is 13 now', 'rule:same-attribute:age@son'],
+    ['zh-key-changed', '我们的供应商是蓝天乳业', '我们的供应商改成白云乳业了', 'rule:same-key'],
+    ['zh-key-switched', '我们的供应商是蓝天乳业', '我们把供应商换成了白云乳业', 'rule:same-key'],
+    ['zh-car-switched', '我开丰田', '我换成特斯拉了', 'rule:same-attribute:car'],
+    ['zh-vegan-eggs', '我吃纯素', '我又开始吃鸡蛋了', 'rule:same-attribute:diet'],
+    ['zh-weight', '我的体重是80公斤', '我现在体重75公斤', 'rule:same-attribute:weight'],
+  ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
+    const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
+    const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
+    expect(next).toMatchObject({ status: 'superseded', superseded_ids: [old.id] });
+    expect(last((await memory(old.id)).history)).toMatchObject({ action: 'superseded', reason });
+  });
+});
+
 describe('contradictions', () => {
   it.each([
     ['en-coffee', 'The user likes coffee', 'The user has quit coffee'],
