@@ -1,3 +1,4 @@
+import type { Embedder } from '@hindsight/embedding';
 import type { MemoryRecord, WriteResult } from '@hindsight/memory-model';
 import { decideAgain } from './decide-again.ts';
 import type { PreparedItem } from './prepare.ts';
@@ -17,15 +18,16 @@ const isConcurrentChange = (error: unknown) =>
  * lock: every race it can lose is caught by the store at commit (the unique active hash, the
  * version of the memory whose proof is counted), so it commits optimistically and only a write
  * that met a concurrent change decides again under the lock. Vectors depend on the text alone:
- * they are computed while the lock is being taken.
+ * they are computed while the items are prepared, the lock is taken and exact duplicates are looked up.
  */
 export async function commitLongTerm(
   deps: WriteDeps,
   prepared: readonly PreparedItem[],
+  pending: PendingVectors,
   now: number,
 ): Promise<WriteResult[]> {
   // Settled at once, so a refused lock leaves no stray rejection behind.
-  const embedding = embedOnce(deps, prepared).then(
+  const embedding = pending.of(prepared).then(
     (vectors) => ({ vectors }),
     (error: unknown) => ({ error }),
   );
@@ -39,7 +41,7 @@ export async function commitLongTerm(
     decideAndCommit(
       deps,
       prepared.map((item) => ({ ...item, record: structuredClone(item.record) })),
-      await vectorsOf(),
+      vectorsOf,
       now,
     );
   const reconciles = prepared.some((item) => item.record.layer === 'semantic' && item.record.status === 'active');
@@ -67,18 +69,39 @@ export async function commitLongTerm(
   );
 }
 
-/** One vector per distinct text, in item order. */
-async function embedOnce(deps: WriteDeps, items: readonly PreparedItem[]): Promise<Float32Array[]> {
-  const texts = [...new Set(items.map((item) => item.embedText))];
-  const vectors = await deps.embedder.embed(texts);
-  const byText = new Map(texts.map((text, i) => [text, vectors[i] as Float32Array]));
-  return items.map((item) => byText.get(item.embedText) as Float32Array);
+/**
+ * The vectors of a write's items, asked for as the items are prepared: one embed call per chunk,
+ * one vector per distinct text.
+ */
+export class PendingVectors {
+  private readonly byText = new Map<string, Promise<Float32Array>>();
+
+  constructor(private readonly embedder: Embedder) {}
+
+  /** Sends the texts of `items` not asked for yet to be embedded. */
+  request(items: readonly PreparedItem[]): void {
+    const texts = [...new Set(items.map((item) => item.embedText))].filter((text) => !this.byText.has(text));
+    if (texts.length === 0) return;
+    const vectors = this.embedder.embed(texts);
+    texts.forEach((text, i) => {
+      const vector = vectors.then((all) => all[i] as Float32Array);
+      // A write refused after this call never asks for the vector: its failure is not left unhandled.
+      vector.catch(() => undefined);
+      this.byText.set(text, vector);
+    });
+  }
+
+  /** The vectors of `items`, in their order (asked for now when they were not yet). */
+  of(items: readonly PreparedItem[]): Promise<Float32Array[]> {
+    this.request(items);
+    return Promise.all(items.map((item) => this.byText.get(item.embedText) as Promise<Float32Array>));
+  }
 }
 
 async function decideAndCommit(
   deps: WriteDeps,
   items: readonly PreparedItem[],
-  vectors: readonly Float32Array[],
+  vectorsOf: () => Promise<readonly Float32Array[]>,
   now: number,
 ): Promise<WriteResult[]> {
   const at = new Date(now).toISOString();
@@ -120,6 +143,8 @@ async function decideAndCommit(
     inserts.push({ index, item });
   }
 
+  // Exact duplicates were looked up while the vectors were on their way.
+  const vectors = await vectorsOf();
   const newRows: NewMemory[] = [];
   for (const { index, item } of inserts) {
     const vector = vectors[index] as Float32Array;

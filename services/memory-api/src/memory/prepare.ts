@@ -56,10 +56,13 @@ export function prepareItems(
   ctx: WriteContext,
   inputs: readonly MemoryInput[],
   now: number,
+  /** The index in its write of `inputs[0]` (problems name items by it). */
+  firstIndex = 0,
 ): { prepared: PreparedItem[]; problems: ItemProblem[] } {
   const problems: ItemProblem[] = [];
   const prepared: PreparedItem[] = [];
-  inputs.forEach((input, index) => {
+  inputs.forEach((input, position) => {
+    const index = firstIndex + position;
     const { layer, category } = resolveMemoryType(input.memory_type, input.category);
     if (layer === 'working') {
       if (!input.session_id) {

@@ -1,11 +1,11 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { Logger } from '@hindsight/logger';
 import { type MemoryInput, resolveMemoryType, type WriteResult } from '@hindsight/memory-model';
-import { commitLongTerm } from './apply-writes.ts';
+import { commitLongTerm, PendingVectors } from './apply-writes.ts';
 import type { ContradictionJudge } from './contradiction.ts';
 import type { GuardPolicy } from './guard.ts';
 import type { OwnerLock } from './owner-lock.ts';
-import { type PreparedItem, prepareItems, refuse, sessionProblems } from './prepare.ts';
+import { type ItemProblem, type PreparedItem, prepareItems, refuse, sessionProblems } from './prepare.ts';
 import type { MemoryStore } from './store-port.ts';
 
 export interface WriteSettings {
@@ -50,7 +50,15 @@ export interface WriteContext {
 export const DEFAULT_USER = 'default';
 
 /**
- * The write path of DESIGN §3 for long-term layers: validate and guard (prepare.ts), then exact
+ * Items of a batch prepared (validated, guarded) before their texts are sent to be embedded: the
+ * embedder (the embedder service, or a model server) works on them while the next are prepared,
+ * instead of the whole batch's embedding waiting for the last item's guard (~40 ms of 1,000).
+ */
+const PREPARE_CHUNK = 128;
+
+/**
+ * The write path of DESIGN §3 for long-term layers: validate and guard (prepare.ts) chunk by
+ * chunk, each chunk's texts sent to be embedded as soon as it is ready, then exact
  * dedup, semantic merge/supersede and the atomic commit (apply-writes.ts, reconcile.ts, whose
  * changes to memories are the pure functions of revisions.ts). A batch is all-or-nothing: one
  * invalid item rejects the whole batch before anything is written.
@@ -61,10 +69,21 @@ export async function writeMemories(
   inputs: readonly MemoryInput[],
 ): Promise<WriteResult[]> {
   const now = ctx.now ?? Date.now();
-  const { prepared, problems } = prepareItems(deps, ctx, inputs, now);
+  const vectors = new PendingVectors(deps.embedder);
+  const prepared: PreparedItem[] = [];
+  const problems: ItemProblem[] = [];
+  for (let from = 0; from < inputs.length; from += PREPARE_CHUNK) {
+    // One turn of the event loop: the embed call of the chunk before leaves for the embedder meanwhile.
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = prepareItems(deps, ctx, inputs.slice(from, from + PREPARE_CHUNK), now, from);
+    prepared.push(...chunk.prepared);
+    problems.push(...chunk.problems);
+    // A refused write embeds nothing more.
+    if (problems.length === 0) vectors.request(chunk.prepared);
+  }
   problems.push(...(await sessionProblems(deps, ctx, inputs)));
   if (problems.length > 0) refuse(problems, inputs.length);
-  const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, now) : []).map((result, index) => ({
+  const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, vectors, now) : []).map((result, index) => ({
     ...result,
     ...(prepared[index] as PreparedItem).guarded,
   }));

@@ -165,6 +165,16 @@ describe('batches commit all or nothing', () => {
     expect(error.message).toMatch(/^item 1: /);
   });
 
+  it('one item over its limit late in a batch of 1,000 refuses all of it, naming that item', async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      content: i === 901 ? 'x'.repeat(2001) : `Delivery ${i} reached dock ${i % 7}`,
+      user_id: 'contract-large-batch',
+    }));
+    const error = await refused(422, 'POST', '/v1/memories', { items });
+    expect(error.message).toMatch(/^item 901: episodic content must be at most 2000 characters/);
+    expect(await memoriesOf('contract-large-batch')).toEqual([]);
+  });
+
   it('an ill-formed id in a later item refuses the batch with 422 before anything is written', async () => {
     const error = await refused(422, 'POST', '/v1/memories', {
       items: [
