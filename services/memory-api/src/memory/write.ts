@@ -83,10 +83,12 @@ export async function writeMemories(
   }
   problems.push(...(await sessionProblems(deps, ctx, inputs)));
   if (problems.length > 0) refuse(problems, inputs.length);
-  const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, vectors, now) : []).map((result, index) => ({
-    ...result,
-    ...(prepared[index] as PreparedItem).guarded,
-  }));
+  const longTerm = (prepared.length > 0 ? await commitLongTerm(deps, prepared, vectors, now) : []).map(
+    (result, index) => ({
+      ...result,
+      ...(prepared[index] as PreparedItem).guarded,
+    }),
+  );
   if (prepared.length === inputs.length) return longTerm;
   // The rest are working-memory notes, validated above (their sessions were free for their users a
   // moment ago; a session claimed by another user since would still refuse its note here).
