@@ -763,3 +763,79 @@ describe('sqlite keyword entries of a store that keyed them by memory rowid (sch
     }
   });
 });
+
+describe('sqlite keyword search from the entries a read connection holds', () => {
+  it('answers as a connection holding none, through inserts, edits, turns, deletes and an erasure', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hindsight-store-'));
+    const path = join(dir, 'memory.db');
+    const space = { model: 'test-8', dimension: 8 };
+    const writer = new SqliteMemoryStore(path);
+    await writer.open(space);
+    const reader = new SqliteMemoryStore(path);
+    let vectors = 0;
+    const insert = async (records: MemoryRecord[]) =>
+      writer.commit({ inserts: records.map((record) => ({ record, vector: axisVector(vectors++) })), updates: [] });
+    try {
+      const memories = zipfMemories(600, 17).map((content, i) =>
+        makeRecord({ content, user_id: i % 5 === 0 ? 'nia' : 'oto' }),
+      );
+      await insert(memories);
+      await reader.openReader(space);
+      const queries = zipfMemories(25, 23).map((text) => keywordTokens(text).slice(0, 4));
+      const sameAsFresh = async () => {
+        const fresh = new SqliteMemoryStore(path);
+        await fresh.openReader(space);
+        try {
+          for (const userId of ['nia', 'oto'])
+            for (const terms of queries) {
+              const scope: SearchScope = { tenant: 't1', userId, statuses: ['active'] };
+              const held = await reader.keywordSearch(scope, terms, 10);
+              expect(held).toEqual(await fresh.keywordSearch(scope, terms, 10));
+            }
+        } finally {
+          await fresh.close();
+        }
+      };
+      await sameAsFresh();
+
+      const added = zipfMemories(20, 29).map((content, i) => makeRecord({ content, user_id: i % 2 ? 'nia' : 'oto' }));
+      await insert(added);
+      await sameAsFresh();
+      const edited = { ...(memories[0] as MemoryRecord), content: 'w0x w1x w2x w3x and nothing else' };
+      await writer.commit({ inserts: [], updates: [{ record: edited, vector: axisVector(vectors++) }] });
+      await sameAsFresh();
+      // A session's turns: each new one rewrites its neighbours' context terms.
+      const turn = (i: number) =>
+        makeRecord({
+          content: `w${i}x w${i + 1}x w${i + 2}x turn ${i}`,
+          user_id: 'nia',
+          layer: 'episodic',
+          category: 'event',
+          session_id: 's1',
+          occurred_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        });
+      const turns = [turn(0), turn(1), turn(2)];
+      await insert(turns.slice(0, 2));
+      await sameAsFresh();
+      await insert(turns.slice(2));
+      await sameAsFresh();
+      await writer.deleteMany('t1', [(memories[5] as MemoryRecord).id, (added[1] as MemoryRecord).id]);
+      await sameAsFresh();
+      // A term the index's tokenizer splits ("3.5"): the owner is searched through the index.
+      const split = makeRecord({ content: 'w0x w1x cost 3.5 at w2x', user_id: 'nia' });
+      await insert([split]);
+      await sameAsFresh();
+
+      const nia = [...memories, ...added, ...turns, split].filter((r) => r.user_id === 'nia').map((r) => r.id);
+      await writer.deleteMany('t1', nia);
+      for (const terms of queries)
+        expect(await reader.keywordSearch({ tenant: 't1', userId: 'nia' }, terms, 10)).toEqual([]);
+      await insert(zipfMemories(30, 31).map((content) => makeRecord({ content, user_id: 'nia' })));
+      await sameAsFresh();
+    } finally {
+      await reader.close();
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

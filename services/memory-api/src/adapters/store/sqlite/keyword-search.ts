@@ -13,6 +13,14 @@ import {
 } from '../keywords.ts';
 import { type TurnContextWindow, windowLabel } from '../turn-context.ts';
 import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
+import {
+  ENTRY_SEPARATOR,
+  type EntryBlock,
+  type EntryForm,
+  type HeldEntries,
+  type HeldQuery,
+  KeywordEntryCache,
+} from './keyword-cache.ts';
 
 /**
  * Keyword terms: tokenizer version + layout (scoped tokens in a contentless index, each entry's
@@ -130,11 +138,15 @@ export class SqliteKeywordIndex {
    * read under (its id, never reused, and its `writes`, moved by every change of their entries).
    */
   private readonly vocabulary = new Map<string, { version: string; tokens: Map<string, TokenCount> }>();
+  /** Small owners' entries held in memory (keyword-cache.ts). */
+  private readonly entries: KeywordEntryCache;
 
   constructor(
     private readonly sql: Sql,
     private readonly ranking: KeywordRanking,
-  ) {}
+  ) {
+    this.entries = new KeywordEntryCache(ranking.contextWeight);
+  }
 
   /**
    * Writes a memory's entry, replacing the one it had. `fresh`: the row was inserted in this
@@ -227,7 +239,11 @@ export class SqliteKeywordIndex {
     ).get(scope.tenant, scope.userId) as
       | { id: number; documents: number; own_terms: number; context_terms: number; writes: number }
       | undefined;
-    if (!owner || owner.documents <= 0) return [];
+    const ownerKey = `${scope.tenant}\u001f${scope.userId}`;
+    if (!owner || owner.documents <= 0) {
+      this.entries.drop(ownerKey);
+      return [];
+    }
     const { contextWeight } = this.ranking;
     const ownPrefix = ownerTermPrefix(scope.tenant, scope.userId);
     const contextPrefix = contextTermPrefix(scope.tenant, scope.userId);
@@ -236,14 +252,30 @@ export class SqliteKeywordIndex {
       tokens.set(ownPrefix + term, { term, context: false });
       tokens.set(contextPrefix + term, { term, context: true });
     }
-    const counts = this.counts(`${scope.tenant}\u001f${scope.userId}`, `${owner.id}:${owner.writes}`, tokens);
+    const held = this.entries.entries(ownerKey, owner, {
+      entriesAfter: (after) => {
+        const block = this.sql(
+          `SELECT json_group_array(rowid) AS rowids, CAST(group_concat(terms, char(${ENTRY_SEPARATOR.charCodeAt(0)})) AS BLOB) AS terms FROM (
+             SELECT rowid - ${entryKey('@owner', '0')} AS rowid, terms FROM memory_keyword_terms
+             WHERE rowid > ${entryKey('@owner', '@after')} AND rowid < ${entryKey('(@owner + 1)', '0')} ORDER BY rowid)`,
+        ).get({ owner: owner.id, after }) as { rowids: string; terms: Uint8Array | null };
+        return {
+          rowids: JSON.parse(block.rowids) as number[],
+          terms: block.terms ?? new Uint8Array(0),
+        } satisfies EntryBlock;
+      },
+    });
+    const reader = new MatchReader(this.sql, scope, owner.id, unique, contextWeight, held);
+    // Plain query terms among plain held entries: their postings counted from the entries.
+    const postings = held?.plain && unique.every((term) => PLAIN_TERM.test(term)) ? reader.heldPostings() : undefined;
+    const index = new PostingSource(this.sql, tokens, postings);
+    const counts = this.counts(ownerKey, `${owner.id}:${owner.writes}`, tokens, index);
     const indexed = this.terms(tokens, counts, contextWeight);
     if (indexed.length === 0) return [];
     const frequency = new Map(indexed.map((t) => [t.term, t.documentFrequency]));
-    const reader = new MatchReader(this.sql, scope, owner.id, unique, contextWeight);
     if (indexed.reduce((sum, t) => sum + t.postings, 0) <= WHOLE_READ_POSTINGS) {
       const documentFrequency = (term: string) => frequency.get(term) ?? 0;
-      const matches = reader.read(this.matching(indexed, 'all'));
+      const matches = reader.read(index.matching(indexed, 'all'));
       return rankCountedKeywordMatches(
         unique,
         matches,
@@ -279,7 +311,7 @@ export class SqliteKeywordIndex {
         postings += after.postings;
       }
       if (read + postings > MAX_READ_POSTINGS) break;
-      scored.add(this.matching(step, 'all'));
+      scored.add(index.matching(step, 'all'));
       read += postings;
       next += step.length;
       if (next < order.length && scored.reaches(k, scorer.ceiling(order.slice(next)))) return scored.best(k);
@@ -290,9 +322,9 @@ export class SqliteKeywordIndex {
       // each, widened while filters leave fewer than k.
       const left = order.slice(next);
       const first = Math.max(k * RESCORE_FACTOR, MIN_RESCORED);
-      if (left.length > 1) scored.add(this.matching(left, first, 'every'));
+      if (left.length > 1) scored.add(index.matching(left, first, 'every'));
       for (let window = first; ; window *= 4) {
-        const rowids = this.matching(left, Math.min(window, MAX_KEYWORD_WINDOW));
+        const rowids = index.matching(left, Math.min(window, MAX_KEYWORD_WINDOW));
         scored.add(rowids);
         if (scored.holds(k) || rowids.length < window || window >= MAX_KEYWORD_WINDOW) break;
       }
@@ -305,7 +337,12 @@ export class SqliteKeywordIndex {
    * common tokens from the owner's cached counts while the owner's entries are unchanged, the rest
    * from one vocabulary read.
    */
-  private counts(ownerKey: string, version: string, tokens: ReadonlyMap<string, unknown>): TokenCount[] {
+  private counts(
+    ownerKey: string,
+    version: string,
+    tokens: ReadonlyMap<string, unknown>,
+    index: PostingSource,
+  ): TokenCount[] {
     let cached = this.vocabulary.get(ownerKey);
     if (cached !== undefined && cached.version !== version) {
       this.vocabulary.delete(ownerKey);
@@ -319,10 +356,7 @@ export class SqliteKeywordIndex {
       else unknown.push(token);
     }
     if (unknown.length === 0) return counts;
-    const read = this.sql(
-      `SELECT term, doc, cnt FROM memory_keywords_vocab WHERE term ${IN_JSON_LIST} AND doc > 0`,
-    ).all(JSON.stringify(unknown)) as TokenCount[];
-    for (const count of read) {
+    for (const count of index.counts(unknown)) {
       counts.push(count);
       if (count.doc < CACHED_POSTINGS) continue;
       if (!cached) {
@@ -366,19 +400,6 @@ export class SqliteKeywordIndex {
     return [...terms.values()];
   }
 
-  /** Rowids of the entries holding any (or every) one of these terms: all of them, or the newest `limit`. */
-  private matching(terms: readonly IndexedTerm[], limit: number | 'all', holding: 'any' | 'every' = 'any'): number[] {
-    const term = (t: IndexedTerm) => `(${t.tokens.map((token) => `"${token.replaceAll('"', '""')}"`).join(' OR ')})`;
-    const match = terms.map(term).join(holding === 'any' ? ' OR ' : ' AND ');
-    const rows =
-      limit === 'all'
-        ? this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ?').pluck().all(match)
-        : this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY rowid DESC LIMIT ?')
-            .pluck()
-            .all(match, limit);
-    return rows as number[];
-  }
-
   /** Adds to an owner's statistics (its row made by its first entry); answers the owner's number. */
   private count(owner: KeywordOwner, documents: number, own: number, context: number): number {
     const ownerNumber = this.sql(
@@ -397,6 +418,66 @@ export class SqliteKeywordIndex {
       );
     }
     return ownerNumber;
+  }
+}
+
+/** Query terms the held entries can count postings of (see `HeldEntries.plain`). */
+const PLAIN_TERM = /^[a-z0-9]+$/;
+
+/**
+ * Where a search reads its query tokens' counts and the entries holding them: the FTS5 index, or
+ * the postings the owner's held entries counted (`HeldEntries.postings`), which answer the same
+ * (the index's vocabulary order, its rowid order).
+ */
+class PostingSource {
+  constructor(
+    private readonly sql: Sql,
+    private readonly tokens: ReadonlyMap<string, { term: string; context: boolean }>,
+    private readonly held: Map<string, { rowids: number[]; occurrences: number }> | undefined,
+  ) {}
+
+  /** How many entries hold each of these tokens and how often, those without postings left out, in token order. */
+  counts(tokens: readonly string[]): TokenCount[] {
+    if (!this.held) {
+      return this.sql(`SELECT term, doc, cnt FROM memory_keywords_vocab WHERE term ${IN_JSON_LIST} AND doc > 0`).all(
+        JSON.stringify(tokens),
+      ) as TokenCount[];
+    }
+    const counts: TokenCount[] = [];
+    for (const token of [...tokens].sort()) {
+      const posting = this.posting(token);
+      if (posting && posting.rowids.length > 0)
+        counts.push({ term: token, doc: posting.rowids.length, cnt: posting.occurrences });
+    }
+    return counts;
+  }
+
+  /** Rowids of the entries holding any (or every) one of these terms: all of them, or the newest `limit`. */
+  matching(terms: readonly IndexedTerm[], limit: number | 'all', holding: 'any' | 'every' = 'any'): number[] {
+    if (!this.held) return this.matchingInIndex(terms, limit, holding);
+    const holders = terms.map((t) => new Set(t.tokens.flatMap((token) => this.posting(token)?.rowids ?? [])));
+    let rowids: number[];
+    if (holding === 'any') rowids = [...new Set(holders.flatMap((set) => [...set]))];
+    else rowids = [...(holders[0] ?? [])].filter((rowid) => holders.every((set) => set.has(rowid)));
+    rowids.sort((a, b) => a - b);
+    return limit === 'all' ? rowids : rowids.reverse().slice(0, limit);
+  }
+
+  private posting(token: string) {
+    const query = this.tokens.get(token);
+    return query && this.held?.get(query.context ? CONTEXT_MARK + query.term : query.term);
+  }
+
+  private matchingInIndex(terms: readonly IndexedTerm[], limit: number | 'all', holding: 'any' | 'every'): number[] {
+    const term = (t: IndexedTerm) => `(${t.tokens.map((token) => `"${token.replaceAll('"', '""')}"`).join(' OR ')})`;
+    const match = terms.map(term).join(holding === 'any' ? ' OR ' : ' AND ');
+    const rows =
+      limit === 'all'
+        ? this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ?').pluck().all(match)
+        : this.sql('SELECT rowid FROM memory_keywords WHERE memory_keywords MATCH ? ORDER BY rowid DESC LIMIT ?')
+            .pluck()
+            .all(match, limit);
+    return rows as number[];
   }
 }
 
@@ -472,13 +553,12 @@ function tokenCounts(terms: string, contextCode: number): { own: number; context
   return { own: tokens - context, context };
 }
 
-/** A query term as an entry of `memory_keyword_terms` holds it: its term and what one occurrence weighs. */
-type EntryToken = { term: string; weight: number };
-
 /**
  * Reads a search's matches by rowid, each once, with their terms counted: `read` the rows that
  * pass the search's filters (rows and terms together); `count` every match's terms alone, whose
- * rows `passing` checks later, only for the matches that may reach the top k.
+ * rows `passing` checks later, only for the matches that may reach the top k. The terms come from
+ * the owner's entries held in memory (keyword-cache.ts) when the connection holds them, from
+ * `memory_keyword_terms` otherwise.
  */
 class MatchReader {
   private readonly seen = new Set<number>();
@@ -487,10 +567,12 @@ class MatchReader {
   private readonly passingOf: Statement;
   private readonly params: unknown[];
   /** Query terms by their form in an entry: `term` (own) and `CONTEXT_MARK + term` (context). */
-  private readonly wanted = new Map<string, EntryToken>();
+  private readonly wanted = new Map<string, EntryForm>();
   /** The lengths of the shortest and the longest form in `wanted`. */
   private readonly shortest: number;
   private readonly longest: number;
+  /** The query's terms among the held entries' terms. */
+  private readonly heldQuery: HeldQuery | undefined;
 
   constructor(
     sql: Sql,
@@ -498,6 +580,7 @@ class MatchReader {
     private readonly ownerNumber: number,
     queryTerms: readonly string[],
     private readonly contextWeight: number,
+    private readonly held: HeldEntries | undefined,
   ) {
     const { where, params } = filterToSql(scope);
     this.params = params;
@@ -515,12 +598,25 @@ class MatchReader {
     const sizes = [...this.wanted.keys()].map((form) => form.length);
     this.shortest = Math.min(...sizes);
     this.longest = Math.max(...sizes);
+    this.heldQuery = held?.queryForms(this.wanted);
+  }
+
+  /** The query terms' postings among the held entries (`HeldEntries.postings`). */
+  heldPostings(): Map<string, { rowids: number[]; occurrences: number }> | undefined {
+    return this.heldQuery && this.held?.postings(this.heldQuery);
   }
 
   /** The new matches among `rowids` that pass the search's filters, counted. */
   read(rowids: readonly number[]): CountedKeywordMatch[] {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
+    if (this.held) {
+      const passing = this.passing(unseen);
+      return this.countHeld(
+        unseen.filter((rowid) => passing.has(rowid)),
+        (rowid) => passing.get(rowid) as string,
+      );
+    }
     const rows = this.rowsOf.all(JSON.stringify(unseen), this.ownerNumber, ...this.params) as Array<{
       id: string;
       terms: string;
@@ -532,8 +628,7 @@ class MatchReader {
   count(rowids: readonly number[]): Array<CountedKeywordMatch<number>> {
     const unseen = this.unseen(rowids);
     if (unseen.length === 0) return [];
-    const rows = this.termsOf.all(JSON.stringify(unseen), this.ownerNumber) as Array<{ rowid: number; terms: string }>;
-    return rows.map(({ rowid, terms }) => this.countTerms(rowid, terms));
+    return this.held ? this.countHeld(unseen, (rowid) => rowid) : this.countFromFile(unseen, (rowid) => rowid);
   }
 
   /** The ids of those of `rowids` whose memories pass the search's filters. */
@@ -546,6 +641,33 @@ class MatchReader {
     const unseen = rowids.filter((rowid) => !this.seen.has(rowid));
     for (const rowid of unseen) this.seen.add(rowid);
     return unseen;
+  }
+
+  /**
+   * Matches counted from the held entries, in the order of `rowids`; one the connection does not
+   * hold (written after the owner's entries were checked) from the file.
+   */
+  private countHeld<Id>(rowids: readonly number[], idOf: (rowid: number) => Id): Array<CountedKeywordMatch<Id>> {
+    const held = this.held as HeldEntries;
+    const query = this.heldQuery as HeldQuery;
+    const counted = rowids.map((rowid) => held.countMatch(idOf(rowid), rowid, query));
+    const missing = rowids.filter((_, i) => counted[i] === undefined);
+    if (missing.length === 0) return counted as Array<CountedKeywordMatch<Id>>;
+    const fromFile = new Map(this.countFromFile(missing, (rowid) => rowid).map((match) => [match.id, match]));
+    const matches: Array<CountedKeywordMatch<Id>> = [];
+    rowids.forEach((rowid, i) => {
+      const match = counted[i];
+      const read = match ? undefined : fromFile.get(rowid);
+      if (match) matches.push(match);
+      else if (read) matches.push({ id: idOf(rowid), frequencies: read.frequencies, length: read.length });
+    });
+    return matches;
+  }
+
+  /** Matches counted from their entries in the file, in the order of `rowids` (one without an entry left out). */
+  private countFromFile<Id>(rowids: readonly number[], idOf: (rowid: number) => Id): Array<CountedKeywordMatch<Id>> {
+    const rows = this.termsOf.all(JSON.stringify(rowids), this.ownerNumber) as Array<{ rowid: number; terms: string }>;
+    return rows.map(({ rowid, terms }) => this.countTerms(idOf(rowid), terms));
   }
 
   /**
