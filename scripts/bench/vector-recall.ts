@@ -66,7 +66,7 @@ export async function measureVectorRecall(options: {
     for (const query of options.queries) {
       const [vector] = (await options.embedder.embed([query])) as [Float32Array];
       const t0 = performance.now();
-      const found = vectors.rescore(vectors.nearest(owner, vector, asked), vector, asked).slice(0, 10);
+      const found = vectors.rescore(owner, vectors.nearest(owner, vector, asked), vector, asked).slice(0, 10);
       const t1 = performance.now();
       const truth = exactScan.all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)) as Neighbour[];
       const t2 = performance.now();

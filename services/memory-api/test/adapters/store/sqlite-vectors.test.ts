@@ -596,6 +596,63 @@ describe('sqlite migration 7: exact vectors out of the blocks, clustered by owne
   });
 });
 
+describe('sqlite migration 12: exact vectors keyed by owner', () => {
+  it('answers the searches and similarities of a schema-11 file as before, and erasure leaves none of an owner', async () => {
+    const vectors = randomVectors(300, 41);
+    const store = new SqliteMemoryStore(path);
+    await store.open(SPACE);
+    const records = await fill(store, (i) => `u${i % 3}`, vectors);
+    const queries = randomVectors(12, 43);
+    const answers = async (searched: SqliteMemoryStore) => ({
+      dense: await Promise.all(
+        queries.map((query, q) => searched.vectorSearch({ tenant: 't1', userId: `u${q % 3}` }, query, 10)),
+      ),
+      similar: await searched.similarities(
+        't1',
+        records.slice(0, 9).map((r) => r.id),
+        queries[0] as Float32Array,
+      ),
+    });
+    const before = await answers(store);
+    await store.close();
+
+    // The file as schema 11 left it: exact vectors keyed by rowid alone.
+    const db = new Database(path);
+    db.exec(`
+      CREATE TABLE exact_by_rowid (rowid INTEGER PRIMARY KEY, exact BLOB NOT NULL);
+      INSERT INTO exact_by_rowid (rowid, exact) SELECT key % 68719476736, exact FROM memory_vectors_exact;
+      DROP TABLE memory_vectors_exact;
+      ALTER TABLE exact_by_rowid RENAME TO memory_vectors_exact;
+      UPDATE store_meta SET value = '11' WHERE key = 'schema_version';
+    `);
+    db.close();
+
+    const migrated = new SqliteMemoryStore(path);
+    await migrated.open(SPACE);
+    try {
+      const after = await answers(migrated);
+      expect(after.similar.size).toBe(9);
+      expect(after).toEqual(before);
+      // The memories of u1, every third one, erased.
+      await migrated.deleteMany(
+        't1',
+        records.filter((_, i) => i % 3 === 1).map((r) => r.id),
+      );
+      expect(await migrated.vectorSearch({ tenant: 't1', userId: 'u1' }, queries[1] as Float32Array, 10)).toEqual([]);
+    } finally {
+      await migrated.close();
+    }
+    const file = new Database(path, { readonly: true });
+    const columns = file.prepare("SELECT name FROM pragma_table_info('memory_vectors_exact')").pluck().all();
+    const exactRows = file.prepare('SELECT count(*) FROM memory_vectors_exact').pluck().get();
+    const version = file.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get();
+    file.close();
+    expect(columns).toEqual(['key', 'exact']);
+    expect(exactRows).toBe(200);
+    expect(version).toBe(String(MIGRATIONS.at(-1)?.version));
+  });
+});
+
 describe("sqlite k-NN of a large owner: another owner's removals", () => {
   it("leave the large owner's codes in memory; its own removal reads them again", async () => {
     const store = new SqliteMemoryStore(path);

@@ -5,7 +5,14 @@ import {
   KEYWORD_OWNERS_DEFINITION,
   KEYWORD_TABLES_DEFINITION,
 } from './keyword-search.ts';
-import { BinaryCoder, preparedOnce, SqliteVectors, vectorScope, vectorTablesDefinition } from './vectors.ts';
+import {
+  BinaryCoder,
+  OWNER_STRIDE,
+  preparedOnce,
+  SqliteVectors,
+  vectorScope,
+  vectorTablesDefinition,
+} from './vectors.ts';
 
 /**
  * Versioned schema migrations, applied in order inside one transaction each.
@@ -222,7 +229,38 @@ export const MIGRATIONS: ReadonlyArray<{
       `);
     },
   },
+  {
+    // Exact vectors keyed by owner × 2^36 + rowid, as the int8 ones are (vectors.ts): the ~100 a
+    // search reads of an owner sit on that owner's few pages instead of one page each. A re-index
+    // in progress moves with the store.
+    version: 12,
+    compact: true,
+    up: (db) => {
+      const meta = db.prepare('SELECT value FROM store_meta WHERE key = ?').pluck();
+      clusterExactVectors(db, (meta.get('vector_table') as string | undefined) ?? 'memory_vectors');
+      const reindexing = meta.get('reindex_table') as string | undefined;
+      if (reindexing !== undefined) clusterExactVectors(db, reindexing);
+    },
+  },
 ];
+
+/** Rewrites `<table>_exact` of schema 8–11 (by rowid) keyed by owner as vectors.ts keys it, in key order. */
+function clusterExactVectors(db: Database, table: string): void {
+  const byRowid = db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = 'rowid'`).get(`${table}_exact`);
+  // Already keyed by owner (a file whose schema version was set back by hand): nothing to do.
+  if (byRowid === undefined) return;
+  db.exec(`
+    ALTER TABLE ${table}_exact RENAME TO ${table}_exact_schema11;
+    CREATE TABLE ${table}_exact (key INTEGER PRIMARY KEY, exact BLOB NOT NULL);
+    INSERT INTO ${table}_exact (key, exact)
+      SELECT o.owner * ${OWNER_STRIDE} + c.rowid, e.exact
+      FROM ${table}_codes c
+      CROSS JOIN ${table}_owners o ON o.scope = c.scope
+      CROSS JOIN ${table}_exact_schema11 e ON e.rowid = c.rowid
+      ORDER BY 1;
+    DROP TABLE ${table}_exact_schema11;
+  `);
+}
 
 /** vec0 tables of schema 2–5: memory_embeddings, then memory_embeddings_g2, _g3 … after re-indexes. */
 const VEC0_TABLE = /^memory_embeddings(_g\d+)?$/;

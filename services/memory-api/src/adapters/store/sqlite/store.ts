@@ -599,7 +599,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       const kept = neighbours.filter((n) => rowOf.has(n.rowid)).slice(0, k + EXACT_RESCORE_MARGIN);
       if (kept.length >= k || neighbours.length < fetch || fetch >= MAX_KNN) {
         return vectors
-          .rescore(kept, vector, kept.length)
+          .rescore(owner, kept, vector, kept.length)
           .slice(0, k)
           .map((n) => ({ row: rowOf.get(n.rowid) as unknown[], score: 1 - n.distance }));
       }
@@ -614,18 +614,28 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
 
   async similarities(tenant: string, ids: readonly string[], vector: Float32Array): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const owned = this.sql(`SELECT rowid, id FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}`).all(
+    const owned = this.sql(`SELECT rowid, id, user_id FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}`).all(
       tenant,
       JSON.stringify(ids),
-    ) as Array<{ rowid: number; id: string }>;
-    const distances = this.vectors().distances(
-      owned.map((o) => o.rowid),
-      vector,
-    );
+    ) as Array<{ rowid: number; id: string; user_id: string }>;
+    // A memory's vector is kept under its owner: one read per owner among the ids.
+    const byOwner = new Map<string, Array<{ rowid: number; id: string }>>();
+    for (const memory of owned) {
+      const listed = byOwner.get(memory.user_id) ?? [];
+      listed.push(memory);
+      byOwner.set(memory.user_id, listed);
+    }
     const result = new Map<string, number>();
-    for (const { rowid, id } of owned) {
-      const distance = distances.get(rowid);
-      if (distance !== undefined) result.set(id, 1 - distance);
+    for (const [userId, memories] of byOwner) {
+      const distances = this.vectors().distances(
+        vectorScope(tenant, userId),
+        memories.map((m) => m.rowid),
+        vector,
+      );
+      for (const { rowid, id } of memories) {
+        const distance = distances.get(rowid);
+        if (distance !== undefined) result.set(id, 1 - distance);
+      }
     }
     return result;
   }
@@ -664,7 +674,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       const keywordOnly = new Map(
         keywordOnlyRows.map((row) => [row[CANDIDATE_FIELDS.length] as number, row[0] as string]),
       );
-      for (const [rowid, distance] of this.vectors().distances([...keywordOnly.keys()], vector)) {
+      for (const [rowid, distance] of this.vectors().distances(
+        vectorScope(scope.tenant, scope.userId),
+        [...keywordOnly.keys()],
+        vector,
+      )) {
         keywordOnlySimilarities.set(keywordOnly.get(rowid) as string, 1 - distance);
       }
     }

@@ -18,9 +18,11 @@ import { Int8Block } from './int8-scan.ts';
  *   schema 6 packed consecutive rowids, so each candidate read a 16 KB block shared with other
  *   owners: ~10 MB per query at 1,000 per owner). A rowid table keeps rows of up to ~4 KB on
  *   their page, where WITHOUT ROWID spills anything over ~1 KB to an overflow page of its own;
- * - `<table>_exact`: per memory (by rowid), the exact vector as int16 scaled the same way: within
- *   ~1e-5 of float32's cosine, for the few neighbours a search returns and for similarities (int8
- *   alone kept the exact top result of 1,000 memories for 96 % of queries, its cosine within ~2e-3);
+ * - `<table>_exact`: per memory, the exact vector as int16 scaled the same way: within ~1e-5 of
+ *   float32's cosine, for the few neighbours a search returns and for similarities (int8 alone kept
+ *   the exact top result of 1,000 memories for 96 % of queries, its cosine within ~2e-3). Keyed as
+ *   `<table>` is, so the ~100 a search reads of an owner of 1,000 sit on ~50 of the owner's ~67
+ *   pages (schema 12; by rowid before, each on a page of its own);
  * - `<table>_owners`: each owner's number and how many vectors it has;
  * - `<table>_codes`: a 1,024-bit binary code of each vector, clustered by owner: an owner with more
  *   vectors than an int8 scan handles fast gets its candidates by the Hamming distance of their
@@ -70,7 +72,7 @@ export function nearestMethod(vectors: number, n: number): string {
 }
 
 /** The key of a memory's int8 row: owner × 2^36 + rowid (SQL literal; keys are never read into JS). */
-const OWNER_STRIDE = '68719476736';
+export const OWNER_STRIDE = '68719476736';
 const MAX_ROWID = 2 ** 36;
 
 export interface Neighbour {
@@ -93,7 +95,7 @@ export function vectorTablesDefinition(table: string): string {
       vectors INTEGER NOT NULL
     );
     CREATE TABLE ${table} (key INTEGER PRIMARY KEY, quantised BLOB NOT NULL);
-    CREATE TABLE ${table}_exact (rowid INTEGER PRIMARY KEY, exact BLOB NOT NULL);
+    CREATE TABLE ${table}_exact (key INTEGER PRIMARY KEY, exact BLOB NOT NULL);
     CREATE TABLE ${table}_codes (
       scope TEXT NOT NULL,
       rowid INTEGER NOT NULL,
@@ -188,7 +190,11 @@ export class SqliteVectors {
       rowid,
       quantised,
     );
-    this.sql(`INSERT INTO ${this.table}_exact (rowid, exact) VALUES (?, ?)`).run(rowid, exact);
+    this.sql(`INSERT INTO ${this.table}_exact (key, exact) VALUES (? * ${OWNER_STRIDE} + ?, ?)`).run(
+      owner,
+      rowid,
+      exact,
+    );
     this.sql(`INSERT INTO ${this.table}_codes (scope, rowid, code) VALUES (?, ?, ?)`).run(
       scope,
       rowid,
@@ -227,7 +233,7 @@ export class SqliteVectors {
     const vectors = known.vectors - 1;
     this.sql(`UPDATE ${this.table}_owners SET vectors = ? WHERE owner = ?`).run(vectors, owner);
     this.sql(`DELETE FROM ${this.table} WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
-    this.sql(`DELETE FROM ${this.table}_exact WHERE rowid = ?`).run(rowid);
+    this.sql(`DELETE FROM ${this.table}_exact WHERE key = ? * ${OWNER_STRIDE} + ?`).run(owner, rowid);
     if (vectors === 0) this.sql(`DELETE FROM ${this.table}_owners WHERE owner = ?`).run(owner);
   }
 
@@ -288,10 +294,13 @@ export class SqliteVectors {
    * The neighbours of `vector` among `candidates` (as `nearest` ranked them) with the first `count`
    * given their exact distance and put in exact order; the rest keep theirs, behind.
    */
-  rescore(candidates: readonly Neighbour[], vector: Float32Array, count: number): Neighbour[] {
+  rescore(scope: string, candidates: readonly Neighbour[], vector: Float32Array, count: number): Neighbour[] {
     const first = candidates.slice(0, count);
     if (first.length === 0) return [...candidates];
-    const exact = this.exactOf(first.map((c) => c.rowid));
+    const exact = this.exactOf(
+      scope,
+      first.map((c) => c.rowid),
+    );
     const distances = this.cosines.distances(exact.vectors, exact.rowids.length, vector);
     const rescored = exact.rowids.map((rowid, i) => ({ rowid, distance: distances[i] as number }));
     rescored.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
@@ -300,10 +309,12 @@ export class SqliteVectors {
 
   /** Every exact vector of one owner, by rowid, as float32 (what the bench's exact scan ranks). */
   exactVectors(scope: string): Array<{ rowid: number; vector: Float32Array }> {
+    const owner = this.owner(scope)?.owner;
+    if (owner === undefined) return [];
     const rows = this.sql(
-      `SELECT c.rowid, e.exact FROM ${this.table}_codes c CROSS JOIN ${this.table}_exact e ON e.rowid = c.rowid
-       WHERE c.scope = ?`,
-    ).all(scope) as Array<{ rowid: number; exact: Buffer }>;
+      `SELECT key - @owner * ${OWNER_STRIDE} AS rowid, exact FROM ${this.table}_exact
+       WHERE key > @owner * ${OWNER_STRIDE} AND key < (@owner + 1) * ${OWNER_STRIDE}`,
+    ).all({ owner }) as Array<{ rowid: number; exact: Buffer }>;
     return rows.map(({ rowid, exact }) => {
       const stored = Uint8Array.from(exact);
       return { rowid, vector: Float32Array.from(new Int16Array(stored.buffer)) };
@@ -321,13 +332,13 @@ export class SqliteVectors {
   }
 
   /**
-   * Exact cosine distances between stored vectors and `vector`, by rowid (memories without one
-   * left out): one statement for all of them, and the unit query computed once.
+   * Exact cosine distances between stored vectors of one owner and `vector`, by rowid (memories
+   * without one, or of another owner, left out): one statement for all of them.
    */
-  distances(rowids: readonly number[], vector: Float32Array): Map<number, number> {
+  distances(scope: string, rowids: readonly number[], vector: Float32Array): Map<number, number> {
     const result = new Map<number, number>();
     if (rowids.length === 0) return result;
-    const exact = this.exactOf(rowids);
+    const exact = this.exactOf(scope, rowids);
     const distances = this.cosines.distances(exact.vectors, exact.rowids.length, vector);
     exact.rowids.forEach((rowid, i) => {
       result.set(rowid, distances[i] as number);
@@ -341,17 +352,19 @@ export class SqliteVectors {
   }
 
   /**
-   * The exact vectors of these rowids (those that have one) in one value: better-sqlite3 makes a
+   * The exact vectors of these rowids of one owner (those that have one) in one value: better-sqlite3 makes a
    * Buffer of every blob it answers, ~6 µs each for a 1 KB vector (a rescore of 56: ~0.36 ms, the
    * statement itself ~0.03 ms), so SQLite concatenates them (group_concat copies a blob's bytes as
    * they are: the file is UTF-8, and no text is decoded) and their rowids come beside them in the
    * same order.
    */
-  private exactOf(rowids: readonly number[]): ExactVectors {
+  private exactOf(scope: string, rowids: readonly number[]): ExactVectors {
+    const owner = this.owner(scope)?.owner;
+    if (owner === undefined) return { rowids: [], vectors: new Uint8Array(0) };
     const { listed, exact } = this.sql(
       `SELECT json_group_array(c.value) AS listed, CAST(group_concat(e.exact, '') AS BLOB) AS exact
-       FROM json_each(?) c CROSS JOIN ${this.table}_exact e ON e.rowid = c.value`,
-    ).get(JSON.stringify(rowids)) as { listed: string; exact: Buffer | null };
+       FROM json_each(?) c CROSS JOIN ${this.table}_exact e ON e.key = ? * ${OWNER_STRIDE} + c.value`,
+    ).get(JSON.stringify(rowids), owner) as { listed: string; exact: Buffer | null };
     const found = JSON.parse(listed) as number[];
     if (found.length === 0 || exact === null) return { rowids: [], vectors: new Uint8Array(0) };
     if (exact.length !== found.length * this.dimension * 2) {
