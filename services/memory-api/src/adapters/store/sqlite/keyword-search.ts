@@ -400,24 +400,30 @@ export class SqliteKeywordIndex {
     return [...terms.values()];
   }
 
-  /** Adds to an owner's statistics (its row made by its first entry); answers the owner's number. */
+  /**
+   * Adds to an owner's statistics (its row made by its first entry); answers the owner's number.
+   * A read and then a plain UPDATE or INSERT, not an upsert with RETURNING: SQLite runs such a
+   * statement in a statement savepoint, and each savepoint makes FTS5 flush its pending entries to
+   * a segment of their own, so a batch's entries were written (and merged again) one by one
+   * (1,000 entries in one transaction, scratch: 8 data rows / 3.8 ms this way, 21 / 12.9 ms by upsert).
+   */
   private count(owner: KeywordOwner, documents: number, own: number, context: number): number {
-    const ownerNumber = this.sql(
-      `INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes) VALUES (?, ?, ?, ?, ?, 1)
-       ON CONFLICT (tenant, user_id) DO UPDATE SET documents = documents + excluded.documents,
-         own_terms = own_terms + excluded.own_terms, context_terms = context_terms + excluded.context_terms,
-         writes = writes + 1
-       RETURNING id`,
-    )
+    const known = this.sql('SELECT id FROM keyword_owners WHERE tenant = ? AND user_id = ?')
       .pluck()
-      .get(owner.tenant, owner.user_id, documents, own, context) as number;
-    if (documents < 0) {
-      this.sql('DELETE FROM keyword_owners WHERE tenant = ? AND user_id = ? AND documents <= 0').run(
-        owner.tenant,
-        owner.user_id,
-      );
+      .get(owner.tenant, owner.user_id) as number | undefined;
+    if (known === undefined) {
+      const added = this.sql(
+        `INSERT INTO keyword_owners (tenant, user_id, documents, own_terms, context_terms, writes)
+         VALUES (?, ?, ?, ?, ?, 1)`,
+      ).run(owner.tenant, owner.user_id, documents, own, context);
+      return Number(added.lastInsertRowid);
     }
-    return ownerNumber;
+    this.sql(
+      `UPDATE keyword_owners SET documents = documents + ?, own_terms = own_terms + ?,
+         context_terms = context_terms + ?, writes = writes + 1 WHERE id = ?`,
+    ).run(documents, own, context, known);
+    if (documents < 0) this.sql('DELETE FROM keyword_owners WHERE id = ? AND documents <= 0').run(known);
+    return known;
   }
 }
 
