@@ -87,9 +87,12 @@ describe('search robustness', () => {
   });
 
   it('answers at the deadline with timed_out when the store stalls once the vector is known', async () => {
-    // The k-NN never answers: the store's part of the search (keywords, k-NN, rows) hangs.
+    // The store's part of the search (keywords, k-NN, rows) waits for the query vector, then never answers.
     const search = createSearch({
-      store: withStep('vectorSearch', () => new Promise(() => undefined)),
+      store: withStep('searchCandidates', async (query) => {
+        await query.vector;
+        return new Promise(() => undefined);
+      }),
       embedder: slowEmbedder(0),
       settings,
       log,
