@@ -1,3 +1,4 @@
+import { placesNest } from './places.ts';
 import { ALTERNATIVE_FRAMES, analyseStatement, CHANGED_VALUE, PARTNERS, type Statement } from './statements.ts';
 
 /**
@@ -144,15 +145,13 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
 
 /** The verdict on the frames both statements set: a contradiction in any of them wins. */
 function compareFrames(older: Statement, newer: Statement, names: readonly string[]): Relation {
-  const verdicts = names.map((name) =>
-    compareValues(
-      older,
-      newer,
-      older.frames.get(name) as ReadonlySet<string>,
-      newer.frames.get(name) as ReadonlySet<string>,
-      `same-attribute:${name}`,
-    ),
-  );
+  const verdicts = names.map((name) => {
+    const [was, now] = [older.frames.get(name) as ReadonlySet<string>, newer.frames.get(name) as ReadonlySet<string>];
+    // "lives in Spain" and "moved to Madrid": one place in the other, both true, and neither said
+    // in the other's words (never merged: "lives in England" would replace "lives in Leeds").
+    if (name.split('@')[0] === 'residence' && placesNest(was, now)) return unrelated('place-within-place');
+    return compareValues(older, newer, was, now, `same-attribute:${name}`);
+  });
   return verdicts.find((v) => v.kind === 'contradicts') ?? verdicts[0] ?? unrelated('different-subject');
 }
 

@@ -569,7 +569,7 @@ function headNoun(phrase: string): string {
 const MOVE_EN = /^(?:moved|moves|moving|relocated|relocating|relocates)\b/i;
 /** A home named by its kind: "a terraced house in Headingley", "a flat near the park". */
 const HOME_EN =
-  /\b(?:house|flat|apartment|cottage|bungalow|studio|condo|condominium|townhouse|terrace|semi|bedsit|loft|maisonette|villa|farmhouse|houseboat|caravan|dorm|dormitory|penthouse)\b/i;
+  /\b(?:neighbou?rhood|district|suburb|quarter|borough|house|flat|apartment|cottage|bungalow|studio|condo|condominium|townhouse|terrace|semi|bedsit|loft|maisonette|villa|farmhouse|houseboat|caravan|dorm|dormitory|penthouse)\b/i;
 
 /** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
 function relativeEnglish(text: string): string | null {

@@ -169,6 +169,11 @@ describe('the same sentence shape about another thing', () => {
     ['zh-company-moved', '我住在北京', '我公司搬到了天津'],
     ['zh-live-together', '我住在北京', '我和父母住在一起'],
     ['zh-work-from-home', '我在腾讯工作', '我周五在家工作'],
+    // One place in the other (by the gazetteer): both true.
+    ['city-in-country', 'I live in Leeds', 'I live in England'],
+    ['move-within-state', 'I live in Texas', 'I moved to Austin'],
+    ['move-within-country', 'I live in Berlin', 'I moved to Germany'],
+    ['neighbourhood-after-move', 'I moved to Madrid', 'I live in the Salamanca neighbourhood'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -191,6 +196,8 @@ describe('contradictions said in other words', () => {
     ['zh-car-switched', '我开丰田', '我换成特斯拉了', 'rule:same-attribute:car'],
     ['zh-vegan-eggs', '我吃纯素', '我又开始吃鸡蛋了', 'rule:same-attribute:diet'],
     ['zh-weight', '我的体重是80公斤', '我现在体重75公斤', 'rule:same-attribute:weight'],
+    ['country-to-city-elsewhere', 'I live in Spain', 'I moved to Tokyo', 'rule:same-attribute:residence'],
+    ['state-to-city-elsewhere', 'I live in California', 'I moved to Austin', 'rule:same-attribute:residence'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
