@@ -449,7 +449,8 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const turns: TurnPosition[] = [];
     const indexText = (rowid: bigint, record: MemoryRecord, fresh: boolean) => {
       this.keywords.put(rowid, record, this.turns.entry({ rowid: Number(rowid), ...record }), fresh);
-      deleteTags.run(rowid);
+      // A row inserted in this transaction has no tags yet (a deleted memory's went with it: foreign keys cascade).
+      if (!fresh) deleteTags.run(rowid);
       for (const tag of record.tags) insertTag.run(rowid, tag);
       if (record.layer === 'episodic' && record.session_id !== null) {
         turns.push(turnPosition(record, record.session_id, Number(rowid)));
