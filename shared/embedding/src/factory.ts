@@ -9,6 +9,7 @@ import {
   V6_FEATURES,
   V7_FEATURES,
   V8_FEATURES,
+  V9_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -16,7 +17,9 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v8` (default: v7 with seven more answer kinds, inflections
+ * The built-in models by name: `builtin-v9` (default: v8 with WordNet's derived forms of listed
+ * words, activity verbs taken back by an object, names not read as the things they name),
+ * `builtin-v8` (v7 with seven more answer kinds, inflections
  * of listed words and more question phrases), `builtin-v7` (v6 with the light verbs left out of the
  * word-vector block), `builtin-v6` (v5 with birthday, education, residence,
  * pastime and smoking answer kinds), `builtin-v5` (v4 with more answer kinds, their members also
@@ -24,6 +27,7 @@ import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batch
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
 export const BUILTIN_MODELS = [
+  'builtin-v9',
   'builtin-v8',
   'builtin-v7',
   'builtin-v6',
@@ -35,6 +39,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
+  'builtin-v9': V9_FEATURES,
   'builtin-v8': V8_FEATURES,
   'builtin-v7': V7_FEATURES,
   'builtin-v6': V6_FEATURES,
@@ -80,7 +85,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v8'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v9'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

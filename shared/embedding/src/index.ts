@@ -18,6 +18,7 @@ export {
   V6_FEATURES,
   V7_FEATURES,
   V8_FEATURES,
+  V9_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -12,10 +12,11 @@ describe('createEmbedder', () => {
 
   it('builds the builtin provider with the requested dimension and model', async () => {
     const embedder = await createEmbedder({ provider: 'builtin', dimension: 256 });
-    expect(embedder.model).toBe('builtin-v8-256');
+    expect(embedder.model).toBe('builtin-v9-256');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v2' })).model).toBe('builtin-v2-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v4' })).model).toBe('builtin-v4-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v5' })).model).toBe('builtin-v5-512');
+    expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v9' })).model).toBe('builtin-v9-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v8' })).model).toBe('builtin-v8-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v7' })).model).toBe('builtin-v7-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v3' })).model).toBe('builtin-v3-512');
@@ -28,7 +29,7 @@ describe('createEmbedder', () => {
       cache: { lruSize: 16 },
     });
     expect(embedder).toBeInstanceOf(CachedEmbedder);
-    expect(embedder.model).toBe('builtin-v8-512');
+    expect(embedder.model).toBe('builtin-v9-512');
     await expect(embedder.embed(['works through both layers'])).resolves.toHaveLength(1);
   });
 

@@ -246,6 +246,8 @@ const WORDNET_MIN_COSINE = 0.3;
 const KINDS_DERIVATION = 3;
 /** Bumped when the inflection rules (`inflectionKinds`, `gerunds`) change what they find. */
 const INFLECTIONS_DERIVATION = 1;
+/** Bumped when the word-form rules (`wordFormKinds`, the names list) change what they find. */
+const WORD_FORMS_DERIVATION = 1;
 
 /** A set of kinds as one model version uses it. */
 export interface AnswerKindSet {
@@ -259,6 +261,15 @@ export interface AnswerKindSet {
    * is "running"): the lists name one form, texts use any (builtin-v8).
    */
   inflections?: boolean;
+  /**
+   * Whether WordNet's derivationally related verbs and adjectives of a listed word, and their
+   * inflections, are its kind's members too ("teaches" for "teacher", "allergic" for "allergy",
+   * "paints" for "painting"), whether the -s forms of activities (and those verbs) are kept apart as
+   * `activities` ("runs" is running, but not in "runs a bakery"), and whether the words whose most
+   * frequent WordNet sense is a common noun are listed (`commonNouns`: capitalised in mid-sentence,
+   * "her daughter Sage" is a name; builtin-v9).
+   */
+  wordForms?: boolean;
 }
 
 export const ANSWER_KINDS_V4: AnswerKindSet = {
@@ -284,13 +295,20 @@ export const ANSWER_KINDS_V8: AnswerKindSet = {
   inflections: true,
 };
 
+/**
+ * builtin-v9's kinds: v8's definitions, with the forms of their words WordNet and English
+ * morphology give (see `AnswerKindSet.wordForms`).
+ */
+export const ANSWER_KINDS_V9: AnswerKindSet = { ...ANSWER_KINDS_V8, wordForms: true };
+
 /** The kind set of a `answerKindSet` feature value (see features.ts). */
 export function answerKindSet(version: number): AnswerKindSet {
   if (version === 4) return ANSWER_KINDS_V4;
   if (version === 5) return ANSWER_KINDS_V5;
   if (version === 6) return ANSWER_KINDS_V6;
   if (version === 8) return ANSWER_KINDS_V8;
-  throw new RangeError(`no answer kind set ${version} (4, 5, 6 or 8)`);
+  if (version === 9) return ANSWER_KINDS_V9;
+  throw new RangeError(`no answer kind set ${version} (4, 5, 6, 8 or 9)`);
 }
 
 /** Names a set's definitions: a derived file made from other definitions is not used. */
@@ -307,17 +325,32 @@ export function answerKindsFingerprint(set: AnswerKindSet): string {
       KINDS_DERIVATION,
       // Named only when set, so the sets before it keep their names (and cached files).
       ...(set.inflections ? [`inflections-${INFLECTIONS_DERIVATION}`] : []),
+      ...(set.wordForms ? [`word-forms-${WORD_FORMS_DERIVATION}`] : []),
     ]),
   ).toString(36);
 }
 
-/** Word → the centroids of the answer kinds it cues or is an instance of (unit length). */
-export type AnswerTypeIndex = ReadonlyMap<string, readonly Float32Array[]>;
+/** The derived answer kinds of words, as the embedder reads them. */
+export interface AnswerTypeIndex {
+  /** Word → the centroids of the answer kinds it cues or is an instance of (unit length). */
+  kinds: ReadonlyMap<string, readonly Float32Array[]>;
+  /**
+   * Word → the kinds it has as a verb of an activity ("runs", "paints" for running, painting),
+   * which a following determiner takes back: "runs a bakery", "paints the fence" (v9; else empty).
+   */
+  activities: ReadonlyMap<string, readonly Float32Array[]>;
+  /** Words whose most frequent sense is a common noun, names when capitalised in mid-sentence (v9; else empty). */
+  commonNouns: ReadonlySet<string>;
+}
 
 /** What is derived once and cached: the kinds' centroids and, per word, the kinds it belongs to. */
 export interface AnswerKinds {
   centroids: number[][];
   words: Record<string, number[]>;
+  /** See `AnswerTypeIndex.activities` (word forms only). */
+  activities?: Record<string, number[]>;
+  /** See `AnswerTypeIndex.commonNouns` (word forms only). */
+  commonNouns?: string[];
 }
 
 /**
@@ -332,11 +365,14 @@ export function deriveAnswerKinds(
 ): AnswerKinds {
   if (set.wordNet && !wordNet) throw new Error('this answer kind set needs WordNet');
   const words = new Map<string, Set<number>>();
-  const add = (word: string, kind: number) => {
-    const set = words.get(word) ?? new Set<number>();
-    set.add(kind);
-    words.set(word, set);
+  const activities = new Map<string, Set<number>>();
+  const addTo = (map: Map<string, Set<number>>) => (word: string, kind: number) => {
+    const kinds = map.get(word) ?? new Set<number>();
+    kinds.add(kind);
+    map.set(word, kinds);
   };
+  const add = addTo(words);
+  const addActivity = addTo(activities);
   const d = table.dimension;
   const unit = new Float32Array(d);
   const types = Object.values(set.types);
@@ -359,13 +395,24 @@ export function deriveAnswerKinds(
   // The words the lists name keep the kinds they were listed for: "phobias" asks for a fear, not
   // for an ailment, although WordNet files phobias under disorders.
   const listed = new Set(words.keys());
-  const inflected = set.inflections ? inflectionKinds(words, (word) => table.rank(word) !== undefined) : undefined;
+  const isWord = (word: string) => table.rank(word) !== undefined;
+  const inflected = set.inflections ? inflectionKinds(words, isWord, set.wordForms === true) : undefined;
+  const forms = set.wordForms && wordNet ? wordFormKinds(words, wordNet, isWord) : undefined;
   const cosines = new Float64Array(centroids.length);
   const underWordNet: Array<[string, number]> = [];
   for (let rank = 0; rank < table.size; rank++) {
     const word = table.words[rank] as string;
-    if (inflected && !listed.has(word)) for (const kind of inflected(word)) add(word, kind);
     table.cosinesTo(rank, centroids, cosines);
+    if (inflected && !listed.has(word)) {
+      const { kinds, activityKinds } = inflected(word);
+      for (const kind of kinds) add(word, kind);
+      for (const kind of activityKinds) addActivity(word, kind);
+    }
+    if (forms && !listed.has(word)) {
+      // A derived form must lie near its kind too: "fish" the verb is not a pet.
+      for (const [kind, activity] of forms.get(word) ?? [])
+        if ((cosines[kind] as number) >= WORDNET_MIN_COSINE) (activity ? addActivity : add)(word, kind);
+    }
     for (let kind = 0; kind < centroids.length; kind++) {
       const cosine = cosines[kind] as number;
       if (cosine >= set.membershipCosine) add(word, kind);
@@ -388,10 +435,57 @@ export function deriveAnswerKinds(
     }
   }
   for (const [word, kind] of underWordNet) add(word, kind);
+  const sorted = (map: Map<string, Set<number>>) =>
+    Object.fromEntries([...map].map(([word, kinds]) => [word, [...kinds].sort((a, b) => a - b)]));
+  // An activity the word also has plainly needs no determiner rule.
+  for (const [word, kinds] of activities) for (const kind of words.get(word) ?? []) kinds.delete(kind);
+  for (const [word, kinds] of activities) if (kinds.size === 0) activities.delete(word);
   return {
     centroids: centroids.map((c) => Array.from(c)),
-    words: Object.fromEntries([...words].map(([word, kinds]) => [word, [...kinds].sort((a, b) => a - b)])),
+    words: sorted(words),
+    ...(set.wordForms
+      ? {
+          activities: sorted(activities),
+          commonNouns: table.words.filter((word) => wordNet?.firstSenseIsCommonNoun(word) === true),
+        }
+      : {}),
   };
+}
+
+/**
+ * Word → the kinds (and whether only as an activity) it takes as a form WordNet derives from a
+ * listed word, or a regular inflection of one: "teach", "teaches" for "teacher"; "allergic" for
+ * "allergy"; "swim", "swims" for "swimming" (an activity: the listed word is an -ing form).
+ */
+function wordFormKinds(
+  words: ReadonlyMap<string, ReadonlySet<number>>,
+  wordNet: WordNetNouns,
+  isWord: (word: string) => boolean,
+): Map<string, Map<number, boolean>> {
+  const forms = new Map<string, Map<number, boolean>>();
+  for (const [word, kinds] of words) {
+    const activity = word.endsWith('ing');
+    for (const lemma of wordNet.derivedForms(word, WORDNET_SENSES)) {
+      for (const form of [lemma, ...verbForms(lemma)].filter(isWord)) {
+        const known = forms.get(form) ?? new Map<number, boolean>();
+        // A kind reached plainly from one listed word stays plain.
+        for (const kind of kinds) known.set(kind, (known.get(kind) ?? true) && activity);
+        forms.set(form, known);
+      }
+    }
+  }
+  return forms;
+}
+
+/** The regular -s, -ing and -ed forms a bare English verb may take. */
+function verbForms(verb: string): string[] {
+  const s = /(?:s|x|z|ch|sh)$/.test(verb)
+    ? `${verb}es`
+    : /[^aeiou]y$/.test(verb)
+      ? `${verb.slice(0, -1)}ies`
+      : `${verb}s`;
+  const stem = verb.endsWith('e') ? verb.slice(0, -1) : verb;
+  return [s, ...gerunds(verb), `${stem}ed`, `${verb}${verb.at(-1)}ed`];
 }
 
 /**
@@ -403,7 +497,8 @@ export function deriveAnswerKinds(
 function inflectionKinds(
   words: ReadonlyMap<string, ReadonlySet<number>>,
   isWord: (word: string) => boolean,
-): (word: string) => Iterable<number> {
+  activitiesApart: boolean,
+): (word: string) => { kinds: Set<number>; activityKinds: Set<number> } {
   // The lists as they are now: kinds found later (by centroid, WordNet or inflection) do not spread.
   const listed = new Map([...words].map(([word, kinds]) => [word, new Set(kinds)]));
   const byStem = new Map<string, Set<number>>();
@@ -418,12 +513,16 @@ function inflectionKinds(
   return (word) => {
     const kinds = new Set<number>(byStem.get(word) ?? []);
     const verb = verbStem(word, isWord);
+    const plain = pluralStems(word);
+    for (const stem of verb === undefined ? plain : [...plain, verb])
+      for (const kind of listed.get(stem) ?? []) kinds.add(kind);
     // An -s form is a plural or a verb's; the verb's activity is often listed by its -ing form
     // ("runs", "knits" for "running", "knitting").
-    const stems = pluralStems(word).flatMap((stem) => [stem, ...gerunds(stem)]);
-    for (const stem of verb === undefined ? stems : [...stems, verb])
-      for (const kind of listed.get(stem) ?? []) kinds.add(kind);
-    return kinds;
+    const activityKinds = new Set<number>();
+    for (const gerund of plain.flatMap(gerunds))
+      for (const kind of listed.get(gerund) ?? [])
+        if (!kinds.has(kind)) (activitiesApart ? activityKinds : kinds).add(kind);
+    return { kinds, activityKinds };
   };
 }
 
@@ -482,11 +581,19 @@ export function decodeAnswerKinds(bytes: Uint8Array): AnswerTypeIndex {
     throw new WordTableFormatError('answer kinds file has no centroids or words');
   }
   const centroids = parsed.centroids.map((c) => Float32Array.from(c));
-  const index = new Map<string, Float32Array[]>();
-  for (const [word, kinds] of Object.entries(parsed.words)) {
-    const list = kinds.map((k) => centroids[k]);
-    if (list.some((c) => c === undefined)) throw new WordTableFormatError(`answer kinds of "${word}" name no centroid`);
-    index.set(word, list as Float32Array[]);
-  }
-  return index;
+  const byWord = (words: Record<string, number[]>) => {
+    const index = new Map<string, Float32Array[]>();
+    for (const [word, kinds] of Object.entries(words)) {
+      const list = kinds.map((k) => centroids[k]);
+      if (list.some((c) => c === undefined))
+        throw new WordTableFormatError(`answer kinds of "${word}" name no centroid`);
+      index.set(word, list as Float32Array[]);
+    }
+    return index;
+  };
+  return {
+    kinds: byWord(parsed.words),
+    activities: byWord(parsed.activities ?? {}),
+    commonNouns: new Set(parsed.commonNouns ?? []),
+  };
 }

@@ -19,6 +19,7 @@ import {
   V6_FEATURES,
   V7_FEATURES,
   V8_FEATURES,
+  V9_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
@@ -44,13 +45,14 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v8';
+export const BUILTIN_ALGORITHM_VERSION = 'v9';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
 const ANSWER_KINDS_V6_ALGORITHM_VERSION = 'v6';
 const LIGHT_VERBS_V7_ALGORITHM_VERSION = 'v7';
 const ANSWER_KINDS_V8_ALGORITHM_VERSION = 'v8';
+const ANSWER_KINDS_V9_ALGORITHM_VERSION = 'v9';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -159,9 +161,18 @@ export class BuiltinEmbedder implements Embedder {
     const a = this.features.sif;
     let known = 0;
     const kinds = new Set<Float32Array>();
-    for (const token of tokens) {
+    const answerTypes = this.answerTypes;
+    const names = answerTypes && answerTypes.commonNouns.size > 0 ? namesIn(text, answerTypes.commonNouns) : undefined;
+    for (const [at, token] of tokens.entries()) {
       if (token.kind !== 'word' || token.stop) continue;
-      for (const centroid of this.answerTypes?.get(token.surface) ?? []) kinds.add(centroid);
+      // A name says nothing of its bearer's kind: Pepper the dog is no herb. One given as a name
+      // ("named Pepper") leaves out its vector too; a capitalised word keeps it, since in
+      // conversation it is as often the thing itself.
+      const name = names?.get(token.surface);
+      if (name === 'given') continue;
+      if (name === undefined) for (const centroid of answerTypes?.kinds.get(token.surface) ?? []) kinds.add(centroid);
+      const activity = answerTypes?.activities.get(token.surface);
+      if (activity) for (const centroid of activityKinds(activity, tokens, at + 1, table)) kinds.add(centroid);
       const rank = table.rank(token.surface);
       if (rank === undefined) continue;
       const sifWeight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
@@ -201,7 +212,7 @@ export class BuiltinEmbedder implements Embedder {
         if (word.length === 1 && CJK_STOP_CHARS.has(word)) continue;
         const weight = a > 0 ? a / (a + 1 / ((rank + 1) * chinese.zipfNorm)) : 1;
         chinese.table.addTo(sum, rank, weight * this.features.chineseWords);
-        for (const centroid of this.answerTypes?.get(word) ?? []) kinds.add(centroid);
+        for (const centroid of this.answerTypes?.kinds.get(word) ?? []) kinds.add(centroid);
         known++;
       }
     }
@@ -210,6 +221,78 @@ export class BuiltinEmbedder implements Embedder {
 }
 
 const HAN_RUN = /\p{Script=Han}+/gu;
+
+/**
+ * Words that begin an object: after them an activity verb is not its activity ("runs a bakery",
+ * "paints the fence", against "runs marathons", "paints landscapes").
+ */
+const DETERMINERS: ReadonlySet<string> = new Set('a an the his her their my our your its this that'.split(' '));
+
+/** How close (cosine) an activity verb's object must lie to the activity for the verb to be it. */
+const ACTIVITY_OBJECT_COSINE = 0.3;
+
+/**
+ * The activity kinds (`activity`) of the verb before `tokens[next]`: all of them unless its object
+ * begins with a determiner; then those its object's words lie near ("runs a half marathon" is
+ * running, "runs a bakery" is not).
+ */
+function activityKinds(
+  activity: readonly Float32Array[],
+  tokens: readonly TextToken[],
+  next: number,
+  table: WordTable,
+): readonly Float32Array[] {
+  if (!DETERMINERS.has(tokens[next]?.surface ?? '')) return activity;
+  const kept = new Set<Float32Array>();
+  const cosines = new Float64Array(activity.length);
+  for (let at = next + 1; at < Math.min(tokens.length, next + 4); at++) {
+    const token = tokens[at] as TextToken;
+    if (token.stop) break;
+    const rank = table.rank(token.surface);
+    if (rank === undefined) continue;
+    table.cosinesTo(rank, activity, cosines);
+    activity.forEach((centroid, i) => {
+      if ((cosines[i] as number) >= ACTIVITY_OBJECT_COSINE) kept.add(centroid);
+    });
+  }
+  return [...kept];
+}
+
+/** Verbs that give a name: the word after them is one ("a dog named Pepper", "a cat called Sage"). */
+const NAMING_WORDS: ReadonlySet<string> = new Set('named called nicknamed'.split(' '));
+
+/**
+ * The words (lower case) `text` uses as names, and how: `given` after a naming verb ("a dog named
+ * Pepper"), `capitalised` for a common noun (`commonNouns`) written with a capital in mid-sentence
+ * and not beside another capitalised word ("her daughter Rose", "two rabbits, Salt and Pepper";
+ * "Riverside Hospital" and "the London Marathon" stay what they say).
+ */
+function namesIn(text: string, commonNouns: ReadonlySet<string>): Map<string, 'given' | 'capitalised'> {
+  const names = new Map<string, 'given' | 'capitalised'>();
+  const tokens = [...text.matchAll(/(\p{L}[\p{L}\p{M}]*)(?:['’]s)?|([.!?:;\n•"“(])/gu)];
+  const capitalised = (i: number) => {
+    const word = tokens[i]?.[1];
+    return word !== undefined && /^\p{Lu}\p{Ll}/u.test(word);
+  };
+  const sentenceStart = (i: number) => i === 0 || tokens[i - 1]?.[2] !== undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const word = tokens[i]?.[1];
+    if (word === undefined) continue;
+    const lower = word.toLowerCase();
+    const previous = tokens[i - 1]?.[1]?.toLowerCase();
+    if (previous !== undefined && NAMING_WORDS.has(previous)) names.set(lower, 'given');
+    else if (
+      capitalised(i) &&
+      !sentenceStart(i) &&
+      !(capitalised(i - 1) && !sentenceStart(i - 1)) &&
+      !capitalised(i + 1) &&
+      commonNouns.has(lower) &&
+      !names.has(lower)
+    )
+      names.set(lower, 'capitalised');
+  }
+  return names;
+}
 
 /** The question phrases a model reads beside its answer kinds (see @hindsight/text). */
 function questionPhraseSet(answerKindSet: number): QuestionPhraseSet {
@@ -240,12 +323,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v9`, v8's (v9 without WordNet's word forms, activities and names) `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V9_FEATURES)) return `builtin-${ANSWER_KINDS_V9_ALGORITHM_VERSION}-${dimension}`;
   if (same(V8_FEATURES)) return `builtin-${ANSWER_KINDS_V8_ALGORITHM_VERSION}-${dimension}`;
   if (same(V7_FEATURES)) return `builtin-${LIGHT_VERBS_V7_ALGORITHM_VERSION}-${dimension}`;
   if (same(V6_FEATURES)) return `builtin-${ANSWER_KINDS_V6_ALGORITHM_VERSION}-${dimension}`;

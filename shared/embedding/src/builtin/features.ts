@@ -43,7 +43,8 @@ export interface BuiltinFeatures {
   /**
    * Which answer kinds (see answer-types.ts): 4 = builtin-v4's (members by word-vector centroid
    * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms),
-   * 6 = builtin-v6's (v5's and five more kinds), 8 = builtin-v8's (v6's, seven more kinds, inflections).
+   * 6 = builtin-v6's (v5's and five more kinds), 8 = builtin-v8's (v6's, seven more kinds, inflections),
+   * 9 = builtin-v9's (v8's, WordNet's derived forms, activities taken back by an object, names read as names).
    */
   answerKindSet: number;
   /**
@@ -151,8 +152,19 @@ export const V8_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 8,
 });
 
+/**
+ * What `builtin-v9-*` computes: v8 with v9's answer kinds (the verbs and adjectives WordNet derives
+ * from the listed words, an activity verb followed by its object's determiner not read as the
+ * activity) and words used as names read as names (after "named": no kinds, no vector; a common noun
+ * capitalised in mid-sentence: no kinds).
+ */
+export const V9_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V8_FEATURES,
+  answerKindSet: 9,
+});
+
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V8_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V9_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();

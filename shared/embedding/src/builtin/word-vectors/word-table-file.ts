@@ -13,7 +13,7 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import {
-  ANSWER_KINDS_V8,
+  ANSWER_KINDS_V9,
   type AnswerKindSet,
   type AnswerTypeIndex,
   answerKindsFingerprint,
@@ -87,7 +87,7 @@ export interface DerivedLexicon {
 export function loadDerivedLexicon(
   english: WordTable,
   location: WordTableLocation = {},
-  kindSet: AnswerKindSet = ANSWER_KINDS_V8,
+  kindSet: AnswerKindSet = ANSWER_KINDS_V9,
 ): DerivedLexicon {
   const dictionary = installedPackage(CHINESE_DICTIONARY_PACKAGE, 'Chinese dictionary');
   const englishName = basename(wordTablePath(location), '.bin');
