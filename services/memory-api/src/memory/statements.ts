@@ -546,14 +546,15 @@ function thingSubjectEnglish(before: string): boolean {
       before,
     )?.[1];
   if (subject === undefined) return false;
-  const head = subject.toLowerCase().split(/\s+/).pop() ?? '';
-  return (
-    !RELATIVES_EN.has(head) &&
-    !RELATIVES_EN.has(head.replace(/s$/, '')) &&
-    !OWNER_WORDS_EN.has(head) &&
-    !/^(?:family|user|customer|person|kids|children|parents|folks)$/.test(head)
-  );
+  const said = subject.split(/\s+/).pop() ?? '';
+  const head = said.toLowerCase();
+  // "The Smiths moved to York", "The couple live in Leeds": people, not a thing.
+  if (/^\p{Lu}/u.test(said) || PEOPLE_EN.test(head)) return false;
+  return !RELATIVES_EN.has(head) && !RELATIVES_EN.has(head.replace(/s$/, '')) && !OWNER_WORDS_EN.has(head);
 }
+
+const PEOPLE_EN =
+  /^(?:couple|household|twins|pair|everyone|everybody|people|folks|family|families|kids|children|parents)$/;
 
 /** The head noun of a noun phrase, past its articles and adjectives: "my two kids" → "kids". */
 function headNoun(phrase: string): string {

@@ -197,6 +197,9 @@ describe('contradictions said in other words', () => {
     ['zh-vegan-eggs', '我吃纯素', '我又开始吃鸡蛋了', 'rule:same-attribute:diet'],
     ['zh-weight', '我的体重是80公斤', '我现在体重75公斤', 'rule:same-attribute:weight'],
     ['country-to-city-elsewhere', 'I live in Spain', 'I moved to Tokyo', 'rule:same-attribute:residence'],
+    // People named as a group move as the owner does (not a thing's move).
+    ['couple-moved', 'The couple live in Leeds', 'The couple moved to York', 'rule:same-attribute:residence'],
+    ['family-name-moved', 'The Smiths live in Leeds', 'The Smiths moved to York', 'rule:same-attribute:residence'],
     ['state-to-city-elsewhere', 'I live in California', 'I moved to Austin', 'rule:same-attribute:residence'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
