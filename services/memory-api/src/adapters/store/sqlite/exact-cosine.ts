@@ -1,4 +1,4 @@
-import { F64, I32, oneFunctionModule, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
+import { F64, get, I32, oneFunctionModule, set, tee, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
 
 /**
  * Exact cosine distances of stored int16 vectors (vectors.ts) to a query, in WebAssembly: the
@@ -16,9 +16,6 @@ import { F64, I32, oneFunctionModule, WASM_PAGE, type WasmMemory, wasm } from '.
 function sumsModule(): object {
   // Locals: 0 vectors, 1 query, 2 count, 3 dimension, 4 out (params); 5 i, 6 j, 7 vector, 8 query
   // pointer (i32); 9 dot, 10 norm, 11 coordinate (f64).
-  const get = (local: number) => [0x20, local];
-  const set = (local: number) => [0x21, local];
-  const tee = (local: number) => [0x22, local];
   const [i32Add, i32Const, block, loop, end, geU, ltU] = [0x6a, 0x41, [0x02, 0x40], [0x03, 0x40], 0x0b, 0x4f, 0x49];
   const [f64Add, f64Mul, fromI32] = [0xa0, 0xa2, 0xb7];
   const f64Zero = [0x44, 0, 0, 0, 0, 0, 0, 0, 0];

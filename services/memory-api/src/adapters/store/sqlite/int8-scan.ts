@@ -1,4 +1,4 @@
-import { I32, oneFunctionModule, V128, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
+import { get, I32, oneFunctionModule, set, tee, V128, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
 
 /**
  * The int8 cosine k-NN of a small owner (vectors.ts) in WebAssembly: a SIMD dot product of the
@@ -16,9 +16,6 @@ import { I32, oneFunctionModule, V128, WASM_PAGE, type WasmMemory, wasm } from '
 function dotsModule(): object {
   // Locals: 0 vectors, 1 query, 2 count, 3 stride, 4 out (params); 5 i, 6 j, 7 vector, 8 query
   // pointer; 9 dot sums, 10 norm sums, 11 low and 12 high half of 16 coordinates as int16.
-  const get = (local: number) => [0x20, local];
-  const set = (local: number) => [0x21, local];
-  const tee = (local: number) => [0x22, local];
   const simd = (op: number) => (op < 0x80 ? [0xfd, op] : [0xfd, (op & 0x7f) | 0x80, op >> 7]);
   const load = (offset: number) => [...simd(0x00), 0x00, offset];
   const zero = [...simd(0x0c), ...new Array<number>(16).fill(0)];

@@ -21,6 +21,11 @@ export const WASM_PAGE = 65536;
 export const I32 = 0x7f;
 export const I64 = 0x7e;
 export const F64 = 0x7c;
+
+/** local.get, local.set and local.tee of a function's local (its parameters first). */
+export const get = (local: number) => [0x20, local];
+export const set = (local: number) => [0x21, local];
+export const tee = (local: number) => [0x22, local];
 export const V128 = 0x7b;
 
 /**
