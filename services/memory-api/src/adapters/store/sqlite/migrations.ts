@@ -242,6 +242,21 @@ export const MIGRATIONS: ReadonlyArray<{
       if (reindexing !== undefined) clusterExactVectors(db, reindexing);
     },
   },
+  {
+    // Access statistics recorded in a narrow table of their own, keyed by the memory's rowid (rows.ts
+    // RECORD_FROM): an access rewrites a page of ~1,000 of these rows instead of the memory's wide
+    // row's page. The counts recorded so far stay in `memories`, which the record reads them from too.
+    version: 13,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS memory_access (
+          rowid INTEGER PRIMARY KEY,
+          access_count INTEGER NOT NULL,
+          last_accessed_at INTEGER
+        );
+      `);
+    },
+  },
 ];
 
 /** Rewrites `<table>_exact` of schema 8–11 (by rowid) keyed by owner as vectors.ts keys it, in key order. */

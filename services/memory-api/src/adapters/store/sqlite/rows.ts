@@ -47,7 +47,21 @@ const SQLITE_COLUMNS: ColumnCodec = {
 };
 
 /**
- * Some of the record's columns as a select list, and the record of a raw row of it (values by
+ * Access statistics live in two places (schema 13): the record's columns in `memories`, as its
+ * last commit wrote them, and `memory_access`, the narrow table `recordAccess` writes (a row of a few
+ * integers; updating a wide `memories` row instead rewrote its 16 KiB page into the WAL per access).
+ * A `memory_access` row holds the count including the record's own at its last access, so the
+ * record's statistics are the larger of the two.
+ */
+const SELECT_EXPRESSIONS: Partial<Record<MemoryColumn, string>> = {
+  access_count: 'max(m.access_count, coalesce(a.access_count, 0))',
+  last_accessed_at: 'nullif(max(coalesce(m.last_accessed_at, -1), coalesce(a.last_accessed_at, -1)), -1)',
+};
+/** What a select list of `columnsReader` reads from: `memories m` and its access statistics `a`. */
+export const RECORD_FROM = 'memories m LEFT JOIN memory_access a ON a.rowid = m.rowid';
+
+/**
+ * Some of the record's columns as a select list (from `RECORD_FROM`), and the record of a raw row of it (values by
  * position; values after the columns are ignored): a statement in raw mode skips building an object
  * keyed by every column name for each row and finding each column's decoder again (a search reads
  * ~70 rows: ~0.95 → ~0.58 ms).
@@ -60,7 +74,7 @@ export function columnsReader<C extends MemoryColumn>(
     return kind === 'value' ? undefined : (SQLITE_COLUMNS[kind].decode as (stored: never) => unknown);
   });
   return {
-    select: columns.map((column) => `m.${column}`).join(', '),
+    select: columns.map((column) => SELECT_EXPRESSIONS[column] ?? `m.${column}`).join(', '),
     fromValues: (values) => {
       const record: Record<string, unknown> = {};
       for (let i = 0; i < columns.length; i++) {

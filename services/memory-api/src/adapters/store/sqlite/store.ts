@@ -36,7 +36,15 @@ import { DEFAULT_TURN_CONTEXT, type TurnContextWindow } from '../turn-context.ts
 import { BY_ROWID_LIST, filterToSql, IN_JSON_LIST } from './filter-sql.ts';
 import { keywordIndexVersion, SqliteKeywordIndex } from './keyword-search.ts';
 import { LATEST_VERSION, MIGRATIONS } from './migrations.ts';
-import { COLUMNS, columnsReader, type MemoryRow, RECORD_SELECT, recordFromValues, recordToValues } from './rows.ts';
+import {
+  COLUMNS,
+  columnsReader,
+  type MemoryRow,
+  RECORD_FROM,
+  RECORD_SELECT,
+  recordFromValues,
+  recordToValues,
+} from './rows.ts';
 import { SqliteTurnIndex, type TurnPosition } from './turn-index.ts';
 import {
   dropVectorTables,
@@ -328,10 +336,9 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
 
   async nextToReindex(limit: number): Promise<MemoryRecord[]> {
     const { after } = this.reindexRun();
-    const rows = this.records(`SELECT ${RECORD_SELECT} FROM memories m WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`).all(
-      after,
-      limit,
-    ) as unknown[][];
+    const rows = this.records(
+      `SELECT ${RECORD_SELECT} FROM ${RECORD_FROM} WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+    ).all(after, limit) as unknown[][];
     return rows.map(recordFromValues);
   }
 
@@ -515,7 +522,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   }
 
   async get(tenant: string, id: string): Promise<MemoryRecord | undefined> {
-    const row = this.records(`SELECT ${RECORD_SELECT} FROM memories m WHERE m.id = ? AND m.tenant = ?`).get(
+    const row = this.records(`SELECT ${RECORD_SELECT} FROM ${RECORD_FROM} WHERE m.id = ? AND m.tenant = ?`).get(
       id,
       tenant,
     ) as unknown[] | undefined;
@@ -527,7 +534,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     // `+tenant`: without it SQLite picks a tenant index and scans every row of the tenant
     // (15+ ms at 100k memories) instead of looking the ids up in the unique id index.
     const rows = this.records(
-      `SELECT ${RECORD_SELECT} FROM memories m WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
+      `SELECT ${RECORD_SELECT} FROM ${RECORD_FROM} WHERE +m.tenant = ? AND m.id ${IN_JSON_LIST}`,
     ).all(tenant, JSON.stringify(ids)) as unknown[][];
     return rows.map(recordFromValues);
   }
@@ -539,7 +546,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     contentHash: string,
   ): Promise<MemoryRecord | undefined> {
     const row = this.records(
-      `SELECT ${RECORD_SELECT} FROM memories m
+      `SELECT ${RECORD_SELECT} FROM ${RECORD_FROM}
        WHERE m.tenant = ? AND m.user_id = ? AND m.layer = ? AND m.content_hash = ? AND m.status = 'active'`,
     ).get(tenant, userId, layer, contentHash) as unknown[] | undefined;
     return row ? recordFromValues(row) : undefined;
@@ -549,7 +556,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     const { where, params } = filterToSql(filter);
     const after = cursor === undefined ? 0 : Number(decodeSequenceCursor(cursor));
     const rows = this.records(
-      `SELECT ${RECORD_SELECT}, m.rowid FROM memories m WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
+      `SELECT ${RECORD_SELECT}, m.rowid FROM ${RECORD_FROM} WHERE ${where} AND m.rowid > ? ORDER BY m.rowid LIMIT ?`,
     ).all(...params, after, limit + 1) as unknown[][];
     return pageBySequence(rows, limit, recordFromValues, (row) => row[COLUMNS.length] as number);
   }
@@ -703,7 +710,11 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
     if (ids.length === 0) return;
     this.sql(
       // `+tenant`: look the ids up in their unique index, not every row of the tenant (~30 ms at 100k).
-      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE +tenant = ? AND id ${IN_JSON_LIST}`,
+      // Into the narrow `memory_access` (rows.ts RECORD_FROM): the larger of its count and the record's, plus one.
+      `INSERT INTO memory_access (rowid, access_count, last_accessed_at)
+       SELECT rowid, access_count + 1, ? FROM memories WHERE +tenant = ? AND id ${IN_JSON_LIST}
+       ON CONFLICT (rowid) DO UPDATE SET access_count = max(access_count + 1, excluded.access_count),
+         last_accessed_at = excluded.last_accessed_at`,
     ).run(at, tenant, JSON.stringify(ids));
   }
 
@@ -714,6 +725,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
       'SELECT rowid, version, user_id, session_id, layer, occurred_at FROM memories WHERE tenant = ? AND id = ?',
     );
     const deleteRow = this.sql('DELETE FROM memories WHERE rowid = ?');
+    const deleteAccess = this.sql('DELETE FROM memory_access WHERE rowid = ?');
     const vectors = this.vectors();
     const removed = db
       .transaction(() => {
@@ -730,6 +742,7 @@ export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
           const rowid = BigInt(row.rowid);
           vectors.remove(rowid, vectorScope(tenant, row.user_id));
           this.keywords.remove(rowid, { tenant, user_id: row.user_id });
+          deleteAccess.run(rowid);
           removed += deleteRow.run(rowid).changes;
           if (row.layer === 'episodic' && row.session_id !== null) {
             turns.push({
