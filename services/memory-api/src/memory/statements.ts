@@ -165,9 +165,12 @@ const PROFESSIONS_EN = stems(`
   radiologist paediatrician pediatrician actor actress singer dancer bartender courier postman mailman chemist
   biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat`);
 
-/** Words before a profession noun that make it a pastime or a judgement ("a keen gardener", "a terrible cook"). */
+/**
+ * Words before a profession noun that make it a pastime, a role on the side or a judgement ("a keen
+ * gardener", "a volunteer firefighter", "a part-time barista", "a terrible cook"): not one's occupation.
+ */
 const PASTIME_EN =
-  /^(?:(?:a|an|the|now|still|also|such)\s+)*(?:keen|avid|amateur|passionate|enthusiastic|big|huge|great|good|decent|terrible|bad|talented|aspiring|hobby|weekend|self-taught|home|budding|wannabe|natural)\b/i;
+  /^(?:(?:a|an|the|now|still|also|such)\s+)*(?:keen|avid|amateur|passionate|enthusiastic|big|huge|great|good|decent|terrible|bad|talented|aspiring|hobby|weekend|self-taught|home|budding|wannabe|natural|volunteer|voluntary|unpaid|part-time|occasional)\b/i;
 
 /** A diet or marital status as what the owner is or became, not a word in passing ("a vegan restaurant"). */
 const DIET_EN =
@@ -914,10 +917,13 @@ function firstGroup(match: RegExpExecArray | null): string | undefined {
   return match?.slice(1).find((group) => group !== undefined);
 }
 
+/** A relative the clause starts by introducing ("有个弟弟…", "还有一个女儿…"): the rest of the clause is about them. */
+const INTRODUCED_RELATIVE_ZH = new RegExp(`^(?:也|还)?有(?:[一两二三几]?[个位名])?(${RELATIVES_ZH.join('|')})`, 'u');
+
 /**
- * The relative a frame's phrase at `index` is said of: one it qualifies ("五岁的女儿") or the one
- * right before it in its clause ("女儿今年五岁", "有个儿子叫乐乐在北京工作"). Not one the owner is
- * with ("和妻子住在南山区": both live there).
+ * The relative a frame's phrase at `index` is said of: one it qualifies ("五岁的女儿"), one the
+ * clause introduces ("有个弟弟在深圳做程序员") or the one right before it in its clause ("女儿今年五岁",
+ * "有个儿子叫乐乐在北京工作"). Not one the owner is with ("和妻子住在南山区": both live there).
  */
 function holderChinese(body: string, index: number, length: number): string | null {
   const after = body.slice(index + length);
@@ -928,6 +934,8 @@ function holderChinese(body: string, index: number, length: number): string | nu
       .slice(0, index)
       .split(/[，,。；;！!？?]/u)
       .pop() ?? '';
+  const introduced = INTRODUCED_RELATIVE_ZH.exec(clause)?.[1];
+  if (introduced) return introduced;
   const stem = clause
     .replace(/(?:今年|现在|已经|目前|刚|才|也|都|还|在)+$/u, '')
     .replace(/叫\p{Script=Han}{1,3}$/u, '');

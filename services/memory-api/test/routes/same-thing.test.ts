@@ -174,6 +174,12 @@ describe('the same sentence shape about another thing', () => {
     ['move-within-state', 'I live in Texas', 'I moved to Austin'],
     ['move-within-country', 'I live in Berlin', 'I moved to Germany'],
     ['neighbourhood-after-move', 'I moved to Madrid', 'I live in the Salamanca neighbourhood'],
+    // A role one volunteers for or does on the side is not one's occupation.
+    ['volunteer-role', 'Tomasz is a qualified electrician', 'Tomasz is a volunteer firefighter'],
+    ['part-time-role', 'Ines works as a nurse', 'Ines is also a part-time barista'],
+    // A relative introduced with 有个 is the subject of the rest of the clause, wherever it works.
+    ['zh-brother-works-elsewhere', '小雨是一名儿科护士', '小雨有个弟弟在深圳做程序员'],
+    ['zh-daughter-studies-elsewhere', '我是一名会计', '我有一个女儿在上海当老师'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
