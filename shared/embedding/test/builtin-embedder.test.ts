@@ -215,6 +215,16 @@ describe('BuiltinEmbedder', () => {
     await expectBetterMargins(cases, embedder, v8, 0.05);
   });
 
+  it("keeps the Chinese words of builtin-v8: WordNet derived forms of a gloss are not the word's kinds", async () => {
+    // 过敏 is glossed "allergic": a derived form of "allergy", but the Chinese word keeps v8's kinds.
+    const v8 = new BuiltinEmbedder({ features: V8_FEATURES, wordTable });
+    const texts = ['她对花生过敏。', '他每天跑步。', '她是做什么工作的？'];
+    const [now, before] = [await embedder.embed(texts), await v8.embed(texts)];
+    texts.forEach((text, i) => {
+      expect(cosine(now[i] as Float32Array, before[i] as Float32Array), text).toBeCloseTo(1, 6);
+    });
+  });
+
   it('reads a capitalised word beside another, or at the start of a sentence, as the word it is', async () => {
     // "Riverside Hospital" and "Basil grows…" are not names read as names: the same vectors as lower case.
     for (const [named, plain] of [

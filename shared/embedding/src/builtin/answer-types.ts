@@ -247,7 +247,7 @@ const KINDS_DERIVATION = 3;
 /** Bumped when the inflection rules (`inflectionKinds`, `gerunds`) change what they find. */
 const INFLECTIONS_DERIVATION = 1;
 /** Bumped when the word-form rules (`wordFormKinds`, the names list) change what they find. */
-const WORD_FORMS_DERIVATION = 1;
+const WORD_FORMS_DERIVATION = 2;
 
 /** A set of kinds as one model version uses it. */
 export interface AnswerKindSet {
@@ -400,6 +400,7 @@ export function deriveAnswerKinds(
   const forms = set.wordForms && wordNet ? wordFormKinds(words, wordNet, isWord) : undefined;
   const cosines = new Float64Array(centroids.length);
   const underWordNet: Array<[string, number]> = [];
+  const derived: Array<[string, number, boolean]> = [];
   for (let rank = 0; rank < table.size; rank++) {
     const word = table.words[rank] as string;
     table.cosinesTo(rank, centroids, cosines);
@@ -411,7 +412,7 @@ export function deriveAnswerKinds(
     if (forms && !listed.has(word)) {
       // A derived form must lie near its kind too: "fish" the verb is not a pet.
       for (const [kind, activity] of forms.get(word) ?? [])
-        if ((cosines[kind] as number) >= WORDNET_MIN_COSINE) (activity ? addActivity : add)(word, kind);
+        if ((cosines[kind] as number) >= WORDNET_MIN_COSINE) derived.push([word, kind, activity]);
     }
     for (let kind = 0; kind < centroids.length; kind++) {
       const cosine = cosines[kind] as number;
@@ -427,7 +428,8 @@ export function deriveAnswerKinds(
     }
   }
   // A Chinese word takes the kinds of its glosses from the lists and centroids only: a gloss is one
-  // reading among several, and WordNet's kinds of that reading are too often not the word's.
+  // reading among several, and WordNet's kinds (hypernyms, derived forms) of that reading are too
+  // often not the word's (过敏 "allergic" would ask about health).
   for (const [chinese, glosses] of Object.entries(chineseGlosses)) {
     for (const gloss of glosses) {
       for (const form of set.inflections ? [gloss, ...gerunds(gloss)] : [gloss])
@@ -435,6 +437,7 @@ export function deriveAnswerKinds(
     }
   }
   for (const [word, kind] of underWordNet) add(word, kind);
+  for (const [word, kind, activity] of derived) (activity ? addActivity : add)(word, kind);
   const sorted = (map: Map<string, Set<number>>) =>
     Object.fromEntries([...map].map(([word, kinds]) => [word, [...kinds].sort((a, b) => a - b)]));
   // An activity the word also has plainly needs no determiner rule.
