@@ -129,7 +129,11 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   const common = overlap(older.topic, newer.topic);
   const contained = common > 0 && common === Math.min(older.topic.size, newer.topic.size);
   if (deniedIn(older, newer.topic) !== deniedIn(newer, older.topic)) {
-    const sameTopic = jaccard >= 0.5 || (contained && Math.max(older.topic.size, newer.topic.size) <= 3);
+    const sameTopic =
+      jaccard >= 0.5 ||
+      (contained && Math.max(older.topic.size, newer.topic.size) <= 3) ||
+      clauseSaysAll(newer, older.topic) ||
+      clauseSaysAll(older, newer.topic);
     return sameTopic ? contradicts('negation') : unrelated('different-topic');
   }
   if (older.query && older.query === newer.query && newer.changed && jaccard < 1) {
@@ -215,6 +219,14 @@ function deniedIn(statement: Statement, terms: ReadonlySet<string>): boolean {
     }
   }
   return best?.negative ?? false;
+}
+
+/**
+ * One clause of `statement` says all of `topic` and little more: "isn't allergic to peanuts after
+ * all, the test came back negative" denies "is allergic to peanuts" in its first clause.
+ */
+function clauseSaysAll(statement: Statement, topic: ReadonlySet<string>): boolean {
+  return statement.clauses.some((clause) => contains(clause.topic, topic) && similarity(clause.topic, topic) >= 0.5);
 }
 
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */

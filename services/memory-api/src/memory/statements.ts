@@ -107,7 +107,7 @@ const FILLERS_EN = stems(
 
 /** Words that deny the clause they are in. */
 const NEGATION_EN =
-  /\b(?:not|no|never|none|nor|nobody|nothing|neither|cannot|dislikes?|disliked|hates?|hated|quit|quits|quitting|stopped|stops|avoids?|avoided|gave up|give up|given up|giving up|can't stand|cant stand|no longer|any ?more|no more|cut out|ditched|dropped|broke up|broken up|split up|got rid of)\b|n't\b|(?<!\b(?:got|get|gets|getting|am|is|are|be|been|'m|'re)\s)\bused to\b/i;
+  /\b(?:not|no|never|none|nor|nobody|nothing|neither|cannot|dislikes?|disliked|hates?|hated|quit|quits|quitting|stopped|stops|avoids?|avoided|gave up|give up|given up|giving up|can't stand|cant stand|no longer|any ?more|no more|cut out|ditched|dropped|broke up|broken up|split up|got rid of|left (?:his|her|their|my|the|a) job)\b|n't\b|(?<!\b(?:got|get|gets|getting|am|is|are|be|been|'m|'re)\s)\bused to\b/i;
 
 /** Words that say something changed since an earlier statement. */
 const CHANGE_EN =
@@ -115,7 +115,7 @@ const CHANGE_EN =
 
 /** Plans, wishes, doubts and questions do not change what is true. */
 const TENTATIVE_EN =
-  /\b(?:wants? to|wanted to|would like to|'d like to|trying to|tries to|try to|plans? to|planning to|thinking (?:about|of)|considering|might|may|maybe|perhaps|hopes? to|hoping to|intends? to|if)\b|\b(?:am|is|are|'m|'re|'s)\s+(?:not\s+)?going to\s+(?!the\b|an?\b|my\b|his\b|her\b|their\b|our\b|school\b|work\b|church\b|bed\b|class\b)\w+|\?\s*$/i;
+  /\b(?:wants? to|wanted to|would like to|'d like to|trying to|tries to|try to|plans? to|planning to|thinking (?:about|of)|considering|might|(?<!\b(?:in|since|until|last|next|early|late|mid|of|by|this)\s)may|maybe|perhaps|hopes? to|hoping to|intends? to|if)\b|\b(?:am|is|are|'m|'re|'s)\s+(?:not\s+)?going to\s+(?!the\b|an?\b|my\b|his\b|her\b|their\b|our\b|school\b|work\b|church\b|bed\b|class\b)\w+|\?\s*$/i;
 
 /**
  * Terms that carry polarity, change, sentiment or a generic action rather than an attribute: they
@@ -138,7 +138,7 @@ const CUE_TERMS_EN = stems(`
 const TIME_TERMS_EN = stems(`
   today yesterday tomorrow tonight currently recently lately ago since every each daily weekly monthly yearly
   always usually often sometimes rarely occasionally once twice day week weekend month year morning afternoon
-  evening night last next this year years weeks months
+  evening night last next this year years weeks months summer winter spring autumn
   monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
   september october november december`);
 
@@ -176,13 +176,13 @@ const PASTIME_EN =
 const DIET_EN =
   /\b(?:is|am|are|was|were|went|gone|turned|became|become|becomes|stays?|stayed|eats?|ate|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|also\s+|fully\s+|strictly\s+|mostly\s+|an?\s+)*(vegetarian|vegan|pescatarian|keto)\b|^(?:vegetarian|vegan|pescatarian)\b/i;
 /** Eating meat is the end of a vegetarian or vegan diet. */
-const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:meat|chicken|beef|pork)\b/i;
+const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:red\s+|white\s+)?(?:meat|chicken|beef|pork)\b/i;
 /**
  * Going back to fish ends a vegetarian or vegan diet: "started eating fish again". Only as a
  * change — "eats fish on Fridays" says nothing about a diet.
  */
 const EATING_AGAIN_EN =
-  /\b(?:(?:started|starting|starts|began|begun|back to|went back to|gone back to|returned to)\s+(?:eating|having)\s+(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)|(?:eats?|ate|eating|having)\s+(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)\s+again)\b/i;
+  /\b(?:(?:started|starting|starts|began|begun|back to|went back to|gone back to|returned to)\s+(?:eating|having)\s+(?:red\s+|white\s+)?(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)|(?:eats?|ate|eating|having)\s+(?:red\s+|white\s+)?(fish|seafood|cheese|dairy|eggs|meat|chicken|beef|pork)\s+again)\b/i;
 const EATING_AGAIN_ZH = /(?:开始|又|重新|恢复)(?:吃|喝)(鱼|海鲜|奶酪|芝士|鸡蛋|蛋|奶制品|乳制品|牛奶|肉)/u;
 /** The diet a food taken up again says: fish ends a vegetarian diet, cheese or eggs a vegan one. */
 function dietOfFood(food: string): string {
@@ -221,6 +221,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /\b(?:[Jj]oined|[Jj]oins|[Jj]oining)\s+(?:the\s+)?(?![\p{L}\s]*\b(?:club|gym|group|choir|team|class|league|society|band|union|community|circle|course|party)\b)(\p{Lu}.*)/u,
   },
   { name: 'occupation', pattern: /\b(?:works?|worked|working|employed)\s+as\s+(?:an?\s+)?(.+)/i },
+  // A title one was promoted to, not a team or league ("promoted to the Premier League").
+  {
+    name: 'occupation',
+    pattern:
+      /\bpromoted\s+to\s+(?:an?\s+)?((?:[\w-]+\s+){0,3}?(?:manager|director|head|lead|chief|officer|partner|supervisor|vp|president|principal|editor|engineer|consultant|analyst|sergeant|lieutenant|captain|inspector|professor|associate|executive|coordinator))\b/i,
+  },
   // "drives a Toyota", "drives Teslas" — not "drives to work", "drives my kids to school" or
   // "drove the van to Leeds" (a trip, not one's car).
   {
@@ -267,7 +273,8 @@ const BIOGRAPHICAL_MOVE_ZH = /(?:[\d一二三四五六七八九十两]+岁(?:那
 const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'employer',
-    pattern: /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|换工作|换了工作|跳槽|辞职|离职/i,
+    pattern:
+      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
 ];
@@ -308,7 +315,7 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
       ],
       [
         'drinks',
-        /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|喝酒|饮酒|喝啤酒|喝红酒|喝白酒/iu,
+        /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|\b(?:has|have|having|had|enjoys?|enjoyed)\s+(?:an?|the)\s+(?:(?:odd|occasional)\s+)?(?:(?:glass|pint|bottle|can|drop)\s+of\s+)?(?:wine|beer|whiske?y|cocktail|gin|vodka|rum|sake|cider|pint)\b|\b(?:started|starting|began|back to)\s+drinking(?:\s+again)?\s*(?:[.!,;]|$)|\bdrinking again\b|喝[一两几]?[杯瓶口点]?[红白啤黄]?酒|饮酒/iu,
       ],
     ],
   },
@@ -413,6 +420,9 @@ const PREFERS_ZH = /偏好|更喜欢|宁愿|更爱/u;
 const CLAUSE_BREAK_EN =
   /[,;.!?]+|\s+(?:but|though|although|however|whereas|while)\s+|\s+and\s+(?=(?:is|are|was|were|has|have|had|now|then|also|still|joined|became|drives?|works?|lives?|moved|started|got|went|plays?|eats?|drinks?)\b)/i;
 
+/** "the bakery job", "her position at Siemens": the job words around the place one left. */
+const JOB_TERMS_EN = stems('job jobs position');
+
 const FROM_EN =
   /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched)\s+(.+)|\binstead of\s+(.+)|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/i;
 
@@ -505,7 +515,11 @@ function analyseEnglish(text: string): Analysis {
     keyValue: keyValueEnglish(trimmed, owners),
     frames,
     residence,
-    from: fromValue === undefined ? new Set() : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', owners),
+    // "quit the bakery job": the place left is the bakery.
+    from:
+      fromValue === undefined
+        ? new Set()
+        : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', new Set([...owners, ...JOB_TERMS_EN])),
     ended: ENDED_EN.test(trimmed),
   };
 }
@@ -714,7 +728,8 @@ const NOT_NEGATIONS_ZH = ['不耐受', '不适', '不错', '不好意思', '不�
 const NEGATION_ZH = /不再|不|没有|没|別|别|戒掉|戒了|戒|讨厌|放弃|停止|拒绝|不喜欢|受不了/;
 const CHANGE_ZH =
   /不再|改成|改为|改用|换成|换了|现在|如今|已经|以前|曾经|搬到|搬去|搬家|从.+到|不.*了$|戒|离开|辞职|跳槽|加入|开始|其实|变成/;
-const TENTATIVE_ZH = /想要|想|打算|准备|考虑|可能|也许|希望|如果|要不要|吗[？?]?$|[？?]$/;
+// 理想, 思想, 梦想: an ideal (and a make of car), not a wish.
+const TENTATIVE_ZH = /想要|(?<![理思梦感])想|打算|准备|考虑|可能|也许|希望|如果|要不要|吗[？?]?$|[？?]$/;
 /** Cue words taken out before the topic is read (order matters: longer first). */
 const CUES_ZH = [
   '不再',
@@ -837,16 +852,22 @@ const RELATIVES_ZH = [
 ];
 /** The owner at the start: 我/用户/他/她 or a two- or three-character name before a verb or particle. */
 const OWNER_ZH =
-  /^(?:我们|我|用户|他们|她们|他|她|[\p{Script=Han}]{2,3}?(?=喜欢|不|没|是|在|住|对|有|已经|现在|每|很|养|讨厌|爱|偏好|吃|喝|抽|打|会|要|想|打算|去|从|搬|换|改|戒|的|怕|恐|当|做|学|一直|也|还|都|周|今|明|昨))/u;
+  /^(?:我们|我|用户|他们|她们|他|她|[\p{Script=Han}]{2,3}?(?=喜欢|不|没|是|在|住|对|有|已经|现在|每|很|养|讨厌|爱|偏好|吃|喝|抽|打|会|要|想|打算|去|从|搬|换|改|戒|的|怕|恐|当|做|学|一直|也|还|都|周|今|明|昨|其实|把|开|升职))/u;
 
 const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u },
-  { name: 'employer', pattern: /在([^，,。；;]+?)(?:工作|上班|任职)/u },
+  { name: 'employer', pattern: /在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工)/u },
   { name: 'employer', pattern: /(?:就职于|加入了|加入|跳槽到|跳槽去)([^，,。；;]+)/u },
   {
     name: 'occupation',
     pattern:
       /(?:是一名|是一位|是个|是一个|是|当了|当|做)(老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|经理|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者)/u,
+  },
+  // A title in a firm: "升职为销售总监", "是公司的产品经理" (not a role in a club: 组长, 会长, 班主任).
+  { name: 'occupation', pattern: /(?:升职为|升职成了?|升为|晋升为|升任|被提拔为|提拔为)([^，,。；;]+)/u },
+  {
+    name: 'occupation',
+    pattern: /是(?:[^，,。；;是]{0,8}?的)?([^，,。；;的是]{0,6}?(?:总经理|经理|总监|主管|总裁|董事长|合伙人))/u,
   },
   { name: 'occupation', pattern: /(?:是一名|是一位|当了|当)([^，,。；;]+)/u },
   { name: 'weight', pattern: /体重(?:现在|已经|是|有|大约|约|只有)*(\d+(?:\.\d+)?\s*(?:公斤|斤|千克|kg))/u },
@@ -856,7 +877,7 @@ const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
   [/订婚/, 'engaged'],
   [/丧偶/, 'widowed'],
   [/单身/, 'single'],
-  [/已婚|结婚/, 'married'],
+  [/已婚|结婚|领证/, 'married'],
 ];
 /** Makes of car, for "我开丰田" / "我现在开特斯拉". */
 const CAR_MAKES_ZH =
@@ -965,7 +986,8 @@ function analyseChinese(text: string): Analysis {
   const afterOwner = body.replace(/^的/, '');
   const relative = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? null;
   const clauses = body
-    .split(/[，,。；;！!？?]+|但是|不过|可是/u)
+    // 不过敏 is "not allergic", not 不过 ("but").
+    .split(/[，,。；;！!？?]+|但是|不过(?!敏)|可是/u)
     .filter((c) => c.trim() !== '')
     .map((clause) => ({ topic: hanTerms(clause), negative: negativeZh(clause) }));
   const frames = new Map<string, Set<string>>();

@@ -180,6 +180,24 @@ describe('the same sentence shape about another thing', () => {
     // A relative introduced with 有个 is the subject of the rest of the clause, wherever it works.
     ['zh-brother-works-elsewhere', '小雨是一名儿科护士', '小雨有个弟弟在深圳做程序员'],
     ['zh-daughter-studies-elsewhere', '我是一名会计', '我有一个女儿在上海当老师'],
+    // A change of one attribute said of a relative, another attribute or another thing.
+    ['brother-married-in-may', 'Sara is single', "Sara's brother got married in May"],
+    ['moved-in-may', 'Sara is single', 'Sara moved to Leeds in May'],
+    ['zh-sister-married', '陈静是单身', '陈静的姐姐去年五月结婚了'],
+    ['red-lentils-again', 'Omar is vegetarian', 'Omar has started eating red lentils again'],
+    ['drinking-tea', 'Leo gave up drinking', 'Leo has started drinking green tea'],
+    ['glass-of-water', "Leo doesn't drink alcohol", 'Leo has a glass of water before bed'],
+    [
+      'not-allergic-other',
+      'Sam is allergic to shellfish',
+      'Sam is not allergic to penicillin after all, the test came back negative',
+    ],
+    ['zh-not-allergic-other', '小王对花生过敏', '小王其实对青霉素不过敏，检查结果是阴性'],
+    ['quit-choir', 'Ana works at a bakery', 'Ana quit the choir in the winter'],
+    ['promoted-league', 'Kai is a nurse', 'Kai was promoted to the first team'],
+    ['zh-club-role', '刘敏是一家银行的客户经理', '刘敏是读书会的组长'],
+    ['zh-partner-promoted', '刘敏是一家银行的客户经理', '刘敏的丈夫升职了，现在是销售总监'],
+    ['zh-ideal', '王磊开的是大众帕萨特', '王磊的理想是环游世界'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -207,6 +225,33 @@ describe('contradictions said in other words', () => {
     ['couple-moved', 'The couple live in Leeds', 'The couple moved to York', 'rule:same-attribute:residence'],
     ['family-name-moved', 'The Smiths live in Leeds', 'The Smiths moved to York', 'rule:same-attribute:residence'],
     ['state-to-city-elsewhere', 'I live in California', 'I moved to Austin', 'rule:same-attribute:residence'],
+    // "in May" is a month, not a doubt.
+    ['engaged-in-may', 'Tariq is single', 'Tariq got engaged in May', 'rule:same-attribute:marital'],
+    ['divorced-last-may', 'Sara is married', 'Sara got divorced last May', 'rule:same-attribute:marital'],
+    ['zh-married', '陈静是单身', '陈静上个月和男友领证了', 'rule:same-attribute:marital'],
+    // Taking up again what one gave up.
+    ['red-meat-again', 'Omar is vegetarian', 'Omar went back to eating red meat', 'rule:same-attribute:diet'],
+    ['odd-pint', 'Leo is teetotal', 'Leo has the odd pint these days', 'rule:same-attribute:alcohol'],
+    ['drinking-again', 'Leo gave up drinking', 'Leo has started drinking again', 'rule:same-attribute:alcohol'],
+    ['zh-drinking-again', '老李戒酒了', '老李现在偶尔喝一杯红酒', 'rule:same-attribute:alcohol'],
+    // A denial followed by a clause saying why.
+    [
+      'not-allergic-after-all',
+      'Sam is allergic to shellfish',
+      "Sam isn't allergic to shellfish after all, the allergist said the rash was caused by stress",
+      'rule:negation',
+    ],
+    ['zh-not-allergic', '小王对花生过敏', '小王其实对花生不过敏，检查结果是阴性', 'rule:negation'],
+    // Leaving a job at a named place.
+    ['quit-named-job', 'Ana works at a bakery', 'Ana quit the bakery job in the spring', 'rule:changed-from'],
+    ['left-job-at', 'Ana works at Siemens', 'Ana left her job at Siemens', 'rule:same-attribute:employer:negated'],
+    ['zh-quit-job', '小美在一家面包店兼职', '小美辞掉了面包店的工作', 'rule:same-attribute:employer:changed'],
+    // A promotion to a new title.
+    ['promoted-to', 'Kai is a nurse', 'Kai was promoted to ward manager', 'rule:same-attribute:occupation'],
+    ['zh-promoted', '刘敏是一家银行的客户经理', '刘敏升职为支行行长了', 'rule:same-attribute:occupation'],
+    ['zh-promoted-now', '刘敏是一家银行的客户经理', '刘敏升任区域总监', 'rule:same-attribute:occupation'],
+    // 理想 is a make of car, not a wish.
+    ['zh-car-ideal', '王磊开的是大众帕萨特', '王磊把车换成了理想L6', 'rule:same-attribute:car'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
