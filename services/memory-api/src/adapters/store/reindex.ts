@@ -1,3 +1,4 @@
+import { isBuiltinModel } from '@hindsight/embedding';
 import { type EmbeddingSpace, sameSpace } from '../../memory/store-port.ts';
 
 /** The store's settings the re-index reads: the same environment as memory-api's. */
@@ -11,7 +12,9 @@ const describe = (space: EmbeddingSpace) => `"${space.model}" (dimension ${space
 
 /** The message shown when a store and the configured embedder disagree. */
 export function reindexInstruction(builtWith: EmbeddingSpace, configured: EmbeddingSpace, where: string): string {
-  const previousBuiltin = /^(builtin-v[2-4])-\d+$/.exec(builtWith.model)?.[1];
+  // A built-in model is named in a store with its dimension ("builtin-v8-512"); each one is still served by name.
+  const builtinName = /^(builtin-v\d+)-\d+$/.exec(builtWith.model)?.[1];
+  const previousBuiltin = builtinName !== undefined && isBuiltinModel(builtinName) ? builtinName : undefined;
   return [
     `${where} was built with embedding model ${describe(builtWith)},`,
     `but the configured embedder is ${describe(configured)}. Vectors of two models cannot be mixed.`,
