@@ -31,7 +31,7 @@ export const MemoryApiEnv = z
      */
     SQLITE_READ_WORKERS: env.int(Math.max(1, availableParallelism()), 0, 64),
     /** Page cache of each embedded-store connection (the serving one, each read worker's, the access worker's), MiB. */
-    SQLITE_CACHE_MIB: env.int(16, 1, 65_536),
+    SQLITE_CACHE_MIB: env.int(8, 1, 65_536),
     /** How much of the store's file each searching connection maps, MiB (0 = read through the page cache only). */
     SQLITE_MMAP_MIB: env.int(0, 0, 65_536),
     /** `tenant:key,tenant:key`. */

@@ -128,7 +128,7 @@ export interface ConnectionMemory {
   mmapBytes: number;
 }
 
-export const DEFAULT_CONNECTION_MEMORY: ConnectionMemory = { cacheBytes: 16 * 1024 ** 2, mmapBytes: 0 };
+export const DEFAULT_CONNECTION_MEMORY: ConnectionMemory = { cacheBytes: 8 * 1024 ** 2, mmapBytes: 0 };
 
 export class SqliteMemoryStore implements MemoryStore, ReindexableStore {
   readonly backend = 'sqlite';
