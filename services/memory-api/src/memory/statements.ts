@@ -254,6 +254,10 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
 /** "has two cats" / "now has three cats": how many of something, one attribute per thing. */
 const COUNT_EN =
   /\b(?:has|have|had|owns?|owned)\s+(?:now\s+|only\s+|just\s+)?(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+([a-z]+)/i;
+/** A pet given away ("rehomed her cats", "狗送人了"): none any more ("不养猫了" is a denial, read as one). */
+const PET_GONE_EN =
+  /\b(?:gave away|given away|giving away|rehomed|re-homed)\s+(?:his|her|their|my|our)\s+(dogs?|cats?|rabbits?|hamsters?|parrots?|horses?|puppy|kitten)\b(?!['’])/i;
+const PET_GONE_ZH = /(?:^|的|把)(狗|猫|兔子?)(?:[^，,。；;]{0,4})(?:送人|送走)了/u;
 const COUNT_ZH = /(?:有|养了|养着|养)([一二两三四五六七八九十\d]+)(?:只|个|条|辆|套|位|台|匹|头)?(\p{Script=Han})/u;
 const HAN_NUMERALS: ReadonlyMap<string, string> = new Map<string, string>([
   ...[...'一二三四五六七八九十'].map((c, i): [string, string] => [c, String(i + 1)]),
@@ -316,6 +320,21 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
       [
         'drinks',
         /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|\b(?:has|have|having|had|enjoys?|enjoyed)\s+(?:an?|the)\s+(?:(?:odd|occasional)\s+)?(?:(?:glass|pint|bottle|can|drop)\s+of\s+)?(?:wine|beer|whiske?y|cocktail|gin|vodka|rum|sake|cider|pint)\b|\b(?:started|starting|began|back to)\s+drinking(?:\s+again)?\s*(?:[.!,;]|$)|\bdrinking again\b|喝[一两几]?[杯瓶口点]?[红白啤黄]?酒|饮酒/iu,
+      ],
+    ],
+  },
+  {
+    // Working from home (every day, not "on Fridays") or back in the office.
+    name: 'workplace',
+    values: [
+      [
+        'office',
+        /\bback\s+(?:in|at|to)\s+the\s+office\b|\bin\s+the\s+office\s+(?:full[- ]time|every\s+day)\b|回(?:到)?办公室(?:上班|办公)|不再居家办公|不再远程办公/iu,
+        'as-said',
+      ],
+      [
+        'home',
+        /\b(?:works?|worked|working)\s+(?:from|at)\s+home\b(?![^.,;]*\b(?:on\s+\w+days?|once|twice|days?\s+a\s+week|some\s+days|sometimes|occasionally)\b)|\bworks?\s+remotely\b|居家办公|远程办公|在家办公/iu,
       ],
     ],
   },
@@ -386,6 +405,7 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   phone: 'iphone android pixel galaxy phone 手机 安卓',
   alcohol: 'drink drinks alcohol wine beer sober teetotal 酒',
   smoking: 'smoke smokes smoker smoking cigarettes 烟',
+  workplace: 'work works office home remote 办公 居家',
 };
 
 /**
@@ -477,6 +497,9 @@ function analyseEnglish(text: string): Analysis {
     residence = null;
   }
   markChangedAttributes(trimmed, frames);
+  const petGone = PET_GONE_EN.exec(trimmed)?.[1];
+  const pet = petGone === undefined ? undefined : analyzeText(petGone)[0]?.term;
+  if (pet) frames.set(`count:${pet}`, new Set(['0']));
   const counted = COUNT_EN.exec(trimmed);
   if (counted) {
     const thing = analyzeText(counted[2] ?? '')[0]?.term;
@@ -677,6 +700,12 @@ const KEY_SWITCH_EN: ReadonlyArray<{ pattern: RegExp; key: number; value: number
   {
     pattern:
       /^((?:my|our|his|her|their|the)\s+.+?|(?:the\s+)?(?:user|customer|person)['’]s\s+.+?|\p{Lu}[\p{L}'’-]*['’]s\s+.+?)\s+(?:(?:has|have)\s+)?(?:been\s+|got\s+)?(?:now\s+)?(?:changed|switched|moved|updated)\s+(?:over\s+)?to\s+(.+)$/iu,
+    key: 1,
+    value: 2,
+  },
+  {
+    pattern:
+      /\b(?:changed|switched)\s+([a-z]+?)s?\s*(?:,|\band\b)\s+(?:(?:is\s+)?now\s+)?(?:sees|uses|goes\s+to|banks\s+with|is\s+with)\s+(.+)$/i,
     key: 1,
     value: 2,
   },
@@ -984,7 +1013,9 @@ function analyseChinese(text: string): Analysis {
   let content = trimmed.replace(/[^\p{Script=Han}\p{L}\p{N}]+/gu, '');
   for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
   const afterOwner = body.replace(/^的/, '');
-  const relative = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? null;
+  const named = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? null;
+  // "郭芳的狗送人了": the owner gave the pet away, a statement about the owner.
+  const relative = named !== null && /^[狗猫]$/u.test(named) && PET_GONE_ZH.test(body) ? null : named;
   const clauses = body
     // 不过敏 is "not allergic", not 不过 ("but").
     .split(/[，,。；;！!？?]+|但是|不过(?!敏)|可是/u)
@@ -1039,8 +1070,15 @@ function analyseChinese(text: string): Analysis {
   if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
   const from = FROM_ZH.exec(body);
   markAlternatives(body, from?.[1] ?? from?.[2] ?? '', negativeZh(body), frames);
+  const petGoneMatch = PET_GONE_ZH.exec(body);
+  const petGone = firstGroup(petGoneMatch);
+  if (petGoneMatch !== null && petGone !== undefined) {
+    // "赵磊女儿的猫送人了": the daughter's cat.
+    const holder = holderChinese(body, petGoneMatch.index, petGoneMatch[0].length);
+    frames.set(holder ? `count:${petGone.slice(0, 1)}@${holder}` : `count:${petGone.slice(0, 1)}`, new Set(['0']));
+  }
   const counted = COUNT_ZH.exec(body);
-  if (counted) {
+  if (counted && petGone === undefined) {
     const numeral = counted[1] ?? '';
     frames.set(`count:${counted[2]}`, new Set([HAN_NUMERALS.get(numeral) ?? numeral]));
   }

@@ -198,6 +198,13 @@ describe('the same sentence shape about another thing', () => {
     ['zh-club-role', '刘敏是一家银行的客户经理', '刘敏是读书会的组长'],
     ['zh-partner-promoted', '刘敏是一家银行的客户经理', '刘敏的丈夫升职了，现在是销售总监'],
     ['zh-ideal', '王磊开的是大众帕萨特', '王磊的理想是环游世界'],
+    ['other-pet-rehomed', 'Ben has two cats', 'Ben rehomed his dog last year'],
+    ['zh-other-pet-given-away', '赵磊养了一条狗', '赵磊的猫去年送人了'],
+    ['zh-daughters-cat', '赵磊养了两只猫', '赵磊女儿的猫送人了'],
+    ['home-some-days', 'Tom works from home on Fridays', 'Tom is back in the office full time'],
+    ['keys-in-office', 'Tom works from home', 'Tom left his keys in the office'],
+    ['zh-office-employer', '小林在腾讯工作', '小林回到办公室上班了'],
+    ['changed-gyms', "Lena's dentist is Dr Patel", 'Lena changed gyms and now goes to PureGym'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -252,6 +259,16 @@ describe('contradictions said in other words', () => {
     ['zh-promoted-now', '刘敏是一家银行的客户经理', '刘敏升任区域总监', 'rule:same-attribute:occupation'],
     // 理想 is a make of car, not a wish.
     ['zh-car-ideal', '王磊开的是大众帕萨特', '王磊把车换成了理想L6', 'rule:same-attribute:car'],
+    // A pet given away.
+    ['pets-rehomed', 'Ben has two cats', 'Ben rehomed his cats last year', 'rule:same-attribute:count:cat'],
+    ['zh-pet-given-away', '赵磊养了两只猫', '赵磊把猫送人了', 'rule:same-attribute:count:猫'],
+    ['zh-no-pet-now', '赵磊养了一条狗', '赵磊的狗送走了，现在不养狗了', 'rule:same-attribute:count:狗'],
+    // Back in the office after working from home.
+    ['back-at-office', 'Tom works from home', 'Tom is back at the office', 'rule:same-attribute:workplace'],
+    ['zh-back-at-office', '小林居家办公', '小林回到办公室上班了', 'rule:same-attribute:workplace'],
+    // "changed dentists and now sees …": the new value of the key it changed.
+    ['now-sees', "Lena's doctor is Dr Patel", 'Lena switched doctors and now sees Dr Lee', 'rule:same-key'],
+    ['now-banks-with', "Lena's bank is Barclays", 'Lena switched banks and now banks with Monzo', 'rule:same-key'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
