@@ -16,7 +16,7 @@
  * removals leave it as it is (reading 100,000 codes again takes ~50 ms).
  */
 
-import { caughtUp, type OwnerState } from './owner-state.ts';
+import { caughtUp, evictOverBudget, type OwnerState } from './owner-state.ts';
 import { I32, I64, oneFunctionModule, uleb, WASM_PAGE, type WasmMemory, wasm } from './wasm.ts';
 
 /** Bytes of one code (1,024 bits). */
@@ -233,19 +233,7 @@ export class CodeCache {
       cached.append(all.rowids, all.codes);
     }
     this.owners.set(scope, cached);
-    this.evict(scope);
+    evictOverBudget(this.owners, scope, CACHE_BUDGET_BYTES, (owner) => owner.bytes);
     return cached;
-  }
-
-  /** Drops the least recently searched owners (never `keep`) while the cache is over its budget. */
-  private evict(keep: string): void {
-    let total = 0;
-    for (const cached of this.owners.values()) total += cached.bytes;
-    for (const [scope, cached] of this.owners) {
-      if (total <= CACHE_BUDGET_BYTES) break;
-      if (scope === keep) continue;
-      this.owners.delete(scope);
-      total -= cached.bytes;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { Int8Block, type Int8Neighbour } from './int8-scan.ts';
-import { caughtUp, type OwnerState } from './owner-state.ts';
+import { caughtUp, evictOverBudget, type OwnerState } from './owner-state.ts';
 
 /**
  * Small owners' int8 vectors (vectors.ts) kept in memory by one connection, so a search ranks
@@ -78,21 +78,14 @@ export class Int8Cache {
       held = { owner: state.owner, removed: state.removed, block };
     }
     this.owners.set(scope, held);
-    this.evict(scope);
+    evictOverBudget(
+      this.owners,
+      scope,
+      CACHE_BUDGET_BYTES,
+      (owner) => owner.block.bytes,
+      (owner) => this.release(owner.block),
+    );
     return held.block;
-  }
-
-  /** Drops the least recently searched owners (never `keep`) while the cache is over its budget. */
-  private evict(keep: string): void {
-    let total = 0;
-    for (const held of this.owners.values()) total += held.block.bytes;
-    for (const [scope, held] of this.owners) {
-      if (total <= CACHE_BUDGET_BYTES) break;
-      if (scope === keep) continue;
-      this.owners.delete(scope);
-      total -= held.block.bytes;
-      this.release(held.block);
-    }
   }
 
   /** Keeps a block no owner holds any more as the spare (one at most). */

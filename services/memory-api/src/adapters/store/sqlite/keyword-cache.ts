@@ -1,4 +1,5 @@
 import { CONTEXT_MARK, type CountedKeywordMatch } from '../keywords.ts';
+import { evictOverBudget } from './owner-state.ts';
 
 /**
  * Small owners' keyword entries (`memory_keyword_terms`) kept in memory by one connection, so a
@@ -78,25 +79,13 @@ export class KeywordEntryCache {
       if (!held.append(source.entriesAfter(0), state)) return undefined;
     }
     this.owners.set(owner, held);
-    this.evict(owner);
+    evictOverBudget(this.owners, owner, CACHE_BUDGET_BYTES, (entries) => entries.bytes);
     return held;
   }
 
   /** Forgets an owner (its last memory is gone, or it was erased). */
   drop(owner: string): void {
     this.owners.delete(owner);
-  }
-
-  /** Drops the least recently searched owners (never `keep`) while the cache is over its budget. */
-  private evict(keep: string): void {
-    let total = 0;
-    for (const held of this.owners.values()) total += held.bytes;
-    for (const [owner, held] of this.owners) {
-      if (total <= CACHE_BUDGET_BYTES) break;
-      if (owner === keep) continue;
-      this.owners.delete(owner);
-      total -= held.bytes;
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * What a connection's in-memory copy of one owner's vectors (int8-cache.ts) or codes
- * (code-cache.ts) is checked against before every search: what the file holds of the owner now.
+ * The owners a read connection holds in memory (int8-cache.ts: vectors, code-cache.ts: codes,
+ * keyword-cache.ts: keyword entries): what a held copy of vectors or codes is checked against
+ * before every search (what the file holds of the owner now), and the eviction all three share.
  */
 export interface OwnerState {
   /** The owner's number in the vector tables (never the same for two owners at once). */
@@ -32,4 +33,27 @@ export function caughtUp(held: HeldState, state: OwnerState, appendAfter: (last:
   if (held.owner !== state.owner || held.removed !== state.removed || state.highest < last) return false;
   if (state.highest > last) appendAfter(last);
   return held.rowids.length === state.vectors;
+}
+
+/**
+ * Drops the least recently searched owners of a connection's cache (a Map in the order of use:
+ * a search deletes its owner and sets it again), never `keep`, while the bytes they hold exceed
+ * `budget`; `dropped` hears each one dropped.
+ */
+export function evictOverBudget<Held>(
+  owners: Map<string, Held>,
+  keep: string,
+  budget: number,
+  bytesOf: (held: Held) => number,
+  dropped: (held: Held) => void = () => undefined,
+): void {
+  let total = 0;
+  for (const held of owners.values()) total += bytesOf(held);
+  for (const [owner, held] of owners) {
+    if (total <= budget) break;
+    if (owner === keep) continue;
+    owners.delete(owner);
+    total -= bytesOf(held);
+    dropped(held);
+  }
 }
