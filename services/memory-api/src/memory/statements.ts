@@ -107,7 +107,7 @@ const FILLERS_EN = stems(
 
 /** Words that deny the clause they are in. */
 const NEGATION_EN =
-  /\b(?:not|no|never|none|nor|nobody|nothing|neither|cannot|dislikes?|disliked|hates?|hated|quit|quits|quitting|stopped|stops|avoids?|avoided|gave up|give up|given up|giving up|can't stand|cant stand|no longer|any ?more|no more|cut out|ditched|dropped|broke up|broken up|split up|got rid of|left (?:his|her|their|my|the|a) job)\b|n't\b|(?<!\b(?:got|get|gets|getting|am|is|are|be|been|'m|'re)\s)\bused to\b/i;
+  /\b(?:not|no|never|none|nor|nobody|nothing|neither|cannot|dislikes?|disliked|hates?|hated|quit|quits|quitting|stopped|stops|avoids?|avoided|gave up|give up|given up|giving up|can't stand|cant stand|no longer|any ?more|no more|cut out|ditched|dropped|broke up|broken up|split up|got rid of|left (?:his|her|their|my|the|a) job|shaved off|shaved (?:his|her|their|my) (?:beard|moustache|mustache|goatee) off)\b|n't\b|(?<!\b(?:got|get|gets|getting|am|is|are|be|been|'m|'re)\s)\bused to\b/i;
 
 /** Words that say something changed since an earlier statement. */
 const CHANGE_EN =
@@ -124,7 +124,7 @@ const TENTATIVE_EN =
 const CUE_TERMS_EN = stems(`
   not no never none nor nobody nothing neither cannot dislike dislikes disliked hate hates hated quit quits quitting
   stopped stop stops avoid avoids avoided gave give given giving stand longer anymore more cut ditched dropped
-  broke broken split rid
+  broke broken split rid shaved
   switched switching switch changed change moved moving move relocated relocating instead now nowadays days
   used became become becomes turned turn started start began begin took take left sold joined actually got get gets
   like likes liked love loves loved enjoy enjoys enjoyed prefer prefers preferred fan fond keen really especially

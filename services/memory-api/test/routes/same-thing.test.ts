@@ -205,6 +205,8 @@ describe('the same sentence shape about another thing', () => {
     ['keys-in-office', 'Tom works from home', 'Tom left his keys in the office'],
     ['zh-office-employer', '小林在腾讯工作', '小林回到办公室上班了'],
     ['changed-gyms', "Lena's dentist is Dr Patel", 'Lena changed gyms and now goes to PureGym'],
+    ['shaved-other', 'Raj has a beard', 'Raj shaved off his moustache'],
+    ['shaved-head', 'Raj has a moustache', 'Raj shaved his head'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -269,6 +271,8 @@ describe('contradictions said in other words', () => {
     // "changed dentists and now sees …": the new value of the key it changed.
     ['now-sees', "Lena's doctor is Dr Patel", 'Lena switched doctors and now sees Dr Lee', 'rule:same-key'],
     ['now-banks-with', "Lena's bank is Barclays", 'Lena switched banks and now banks with Monzo', 'rule:same-key'],
+    // Shaving off what one had.
+    ['shaved-off', 'Raj has a moustache', 'Raj shaved off his moustache', 'rule:negation'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
