@@ -444,7 +444,7 @@ const CLAUSE_BREAK_EN =
 const JOB_TERMS_EN = stems('job jobs position');
 
 const FROM_EN =
-  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched)\s+(.+)|\binstead of\s+(.+)|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/i;
+  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/i;
 
 const KEY_VALUE_EN = /^(.*?)\s*(\bis\b|\bare\b|\bwas\b|\bwere\b|\bequals\b|=|:)\s*(.+)$/i;
 const POSSESSIVE =

@@ -207,6 +207,8 @@ describe('the same sentence shape about another thing', () => {
     ['changed-gyms', "Lena's dentist is Dr Patel", 'Lena changed gyms and now goes to PureGym'],
     ['shaved-other', 'Raj has a beard', 'Raj shaved off his moustache'],
     ['shaved-head', 'Raj has a moustache', 'Raj shaved his head'],
+    ['gave-up-yoga', 'Ines supports Arsenal', 'Ines gave up on yoga and took up pilates'],
+    ['gave-up-tour', 'Ines supports Arsenal', 'Ines gave up on the Arsenal stadium tour'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -273,6 +275,8 @@ describe('contradictions said in other words', () => {
     ['now-banks-with', "Lena's bank is Barclays", 'Lena switched banks and now banks with Monzo', 'rule:same-key'],
     // Shaving off what one had.
     ['shaved-off', 'Raj has a moustache', 'Raj shaved off his moustache', 'rule:negation'],
+    // Giving up on what one supported.
+    ['gave-up-on', 'Ines supports Arsenal', 'Ines has given up on Arsenal and now follows Spurs', 'rule:changed-from'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
