@@ -165,6 +165,11 @@ const PROFESSIONS_EN = stems(`
   radiologist paediatrician pediatrician actor actress singer dancer bartender courier postman mailman chemist
   biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat`);
 
+/** Keys whose value is the owner's occupation: "my job is …", "her profession is …". */
+const JOB_KEYS_EN = new Set(
+  analyzeText('job occupation profession career work role position title').map((t) => t.term),
+);
+
 /**
  * Words before a profession noun that make it a pastime, a role on the side or a judgement ("a keen
  * gardener", "a volunteer firefighter", "a part-time barista", "a terrible cook"): not one's occupation.
@@ -481,6 +486,8 @@ function analyseEnglish(text: string): Analysis {
     const before = trimmed.slice(0, match.index);
     // "My office moved to Potsdam", "drives my kids": a thing's attribute, or people carried.
     if (thingSubjectEnglish(before) || (name === 'car' && RELATIVES_EN.has(headNoun(valueText)))) continue;
+    // "based at their Charlotte Street office": where one works, not where one lives.
+    if (name === 'residence' && /^based\b/i.test(match[0]) && WORKPLACE_EN.test(valueText)) continue;
     // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
     const holder = holderEnglish(before);
     frames.set(holder ? `${name}@${holder}` : name, terms);
@@ -512,7 +519,13 @@ function analyseEnglish(text: string): Analysis {
   // A profession is named by a noun: "loves gardening" and "is into farming" are pastimes, whose
   // stems ("garden", "farm") are professions' stems.
   const predicate = termsOf(withoutGerunds(predicateText), owners);
-  const occupation = pastime || !headedByNoun(predicateText) ? [] : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
+  // "My favourite TV show is the police drama …": the predicate says what a thing of the owner's is.
+  const keyValue = keyValueEnglish(trimmed, owners);
+  const aboutAThing = keyValue !== null && relative === null && ![...keyValue.key].some((k) => JOB_KEYS_EN.has(k));
+  const occupation =
+    pastime || aboutAThing || !headedByNoun(predicateText)
+      ? []
+      : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
   const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
@@ -535,7 +548,7 @@ function analyseEnglish(text: string): Analysis {
     prefers: PREFERS_EN.test(trimmed),
     tentative: TENTATIVE_EN.test(trimmed),
     relative,
-    keyValue: keyValueEnglish(trimmed, owners),
+    keyValue,
     frames,
     residence,
     // "quit the bakery job": the place left is the bakery.
@@ -608,6 +621,10 @@ function headNoun(phrase: string): string {
 
 /** A move sets the residence: "moved to England", "relocated to Lyon". */
 const MOVE_EN = /^(?:moved|moves|moving|relocated|relocating|relocates)\b/i;
+/** A place of work, where one is "based at": "the Leeds office", "their Frankfurt branch". */
+const WORKPLACE_EN =
+  /\b(?:office|offices|branch|headquarters|hq|site|plant|factory|warehouse|depot|campus|lab|laboratory|studio|hospital|clinic|store|shop)\b/i;
+
 /** A home named by its kind: "a terraced house in Headingley", "a flat near the park". */
 const HOME_EN =
   /\b(?:neighbou?rhood|district|suburb|quarter|borough|house|flat|apartment|cottage|bungalow|studio|condo|condominium|townhouse|terrace|semi|bedsit|loft|maisonette|villa|farmhouse|houseboat|caravan|dorm|dormitory|penthouse)\b/i;
@@ -967,6 +984,9 @@ function firstGroup(match: RegExpExecArray | null): string | undefined {
   return match?.slice(1).find((group) => group !== undefined);
 }
 
+/** A relative and their name (two or three characters) ending a clause: "朋友阿杰", "女儿乐乐". */
+const NAMED_RELATIVE_ZH = new RegExp(`(${RELATIVES_ZH.join('|')})\\p{Script=Han}{2,3}$`, 'u');
+
 /** A relative the clause starts by introducing ("有个弟弟…", "还有一个女儿…"): the rest of the clause is about them. */
 const INTRODUCED_RELATIVE_ZH = new RegExp(`^(?:也|还)?有(?:[一两二三几]?[个位名])?(${RELATIVES_ZH.join('|')})`, 'u');
 
@@ -988,7 +1008,9 @@ function holderChinese(body: string, index: number, length: number): string | nu
   if (introduced) return introduced;
   const stem = clause
     .replace(/(?:今年|现在|已经|目前|刚|才|也|都|还|在)+$/u, '')
-    .replace(/叫\p{Script=Han}{1,3}$/u, '');
+    .replace(/叫\p{Script=Han}{1,3}$/u, '')
+    // "最好的朋友阿杰 | 是一名消防员": the relative's name after it.
+    .replace(NAMED_RELATIVE_ZH, '$1');
   const holder = RELATIVES_ZH.find((r) => stem.endsWith(r));
   return holder && !/(?:和|跟|与|同)$/u.test(stem.slice(0, -holder.length)) ? holder : null;
 }

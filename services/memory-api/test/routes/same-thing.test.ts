@@ -180,6 +180,20 @@ describe('the same sentence shape about another thing', () => {
     // A relative introduced with 有个 is the subject of the rest of the clause, wherever it works.
     ['zh-brother-works-elsewhere', '小雨是一名儿科护士', '小雨有个弟弟在深圳做程序员'],
     ['zh-daughter-studies-elsewhere', '我是一名会计', '我有一个女儿在上海当老师'],
+    // A friend named after the relative word is who the clause is about.
+    ['zh-friend-named', '何晓东是一名软件测试工程师。', '他最好的朋友阿杰是一名消防员。'],
+    // A profession word qualifying another noun is not an occupation ("the police drama").
+    [
+      'profession-as-modifier',
+      'I work as a senior structural engineer designing footbridges.',
+      'My favourite TV show is the police drama Line of Duty.',
+    ],
+    // Where one works is not where one lives.
+    [
+      'based-at-office',
+      "My employer is Arup, and I'm based at their Charlotte Street office.",
+      'We live in a terraced house in Walthamstow.',
+    ],
     // A change of one attribute said of a relative, another attribute or another thing.
     ['brother-married-in-may', 'Sara is single', "Sara's brother got married in May"],
     ['moved-in-may', 'Sara is single', 'Sara moved to Leeds in May'],
