@@ -523,9 +523,7 @@ function analyseEnglish(text: string): Analysis {
   const keyValue = keyValueEnglish(trimmed, owners);
   const aboutAThing = keyValue !== null && relative === null && ![...keyValue.key].some((k) => JOB_KEYS_EN.has(k));
   const occupation =
-    pastime || aboutAThing || !headedByNoun(predicateText)
-      ? []
-      : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
+    pastime || aboutAThing || !headedByNoun(predicateText) ? [] : [...predicate].filter((t) => PROFESSIONS_EN.has(t));
   if (!frames.has('occupation') && occupation.length > 0) frames.set('occupation', new Set(occupation));
   // "does not eat pork" is a food one avoids, not the end of a vegetarian diet.
   const eatsMeat = MEAT_EN.test(trimmed) && !NEGATION_EN.test(trimmed);
