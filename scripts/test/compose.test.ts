@@ -141,6 +141,7 @@ describe.each(files)('%s', (_name, compose) => {
     expect(env('memory-api').EMBEDDER_URL).toBe(`http://embedder:${APP_PORTS.embedder}`);
     expect(env('consolidation-worker').MEMORY_API_URL).toBe(`http://memory-api:${APP_PORTS['memory-api']}`);
     expect(env('agent').MEMORY_API_URL).toBe(`http://memory-api:${APP_PORTS['memory-api']}`);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's own interpolation, kept as written in the file
     expect(env('memory-api').VECTOR_STORE).toBe('${VECTOR_STORE:-qdrant}');
     expect(String(env('memory-api').DATABASE_URL)).toMatch(
       /^postgres:\/\/hindsight:\$\{POSTGRES_PASSWORD:-[^}]*\}@postgres:5432\/hindsight$/,
