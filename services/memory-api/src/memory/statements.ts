@@ -926,7 +926,9 @@ const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
 /** Makes of car, for "我开丰田" / "我现在开特斯拉". */
 const CAR_MAKES_ZH =
   /(丰田|本田|特斯拉|宝马|奔驰|奥迪|大众|比亚迪|福特|日产|蔚来|理想|小鹏|吉利|现代|马自达|雷克萨斯|保时捷|沃尔沃|别克|雪佛兰|长城|红旗|五菱|问界|极氪)/u;
-const AGE_ZH = /(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁/u;
+/** An age; not the age at an event ("十九岁就考了驾照", "十八岁那年", "二十岁以后"), which is no age now. */
+const AGE_ZH =
+  /(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁(?!(?:时|的时候|那年|那会|就|起|开始|以前|之前|以后|之后|后|前|上))/u;
 
 /** "三十一" → "31", "十八" → "18", "两" → "2", "42" → "42". */
 function hanNumber(text: string): string {
@@ -1004,6 +1006,16 @@ function holderChinese(body: string, index: number, length: number): string | nu
       .pop() ?? '';
   const introduced = INTRODUCED_RELATIVE_ZH.exec(clause)?.[1];
   if (introduced) return introduced;
+  // "还有一个女儿，叫甜甜，才四岁": the relative the sentence introduced, while no later clause turns
+  // back to someone else ("我", "他" …).
+  const sentence =
+    body
+      .slice(0, index)
+      .split(/[。；;！!？?]/u)
+      .pop() ?? '';
+  const [first, ...later] = sentence.split(/[，,]/u);
+  const introducedBefore = INTRODUCED_RELATIVE_ZH.exec(first ?? '')?.[1];
+  if (introducedBefore && !later.some((c) => /^(?:我|你|他|她|它|咱)/u.test(c))) return introducedBefore;
   const stem = clause
     .replace(/(?:今年|现在|已经|目前|刚|才|也|都|还|在)+$/u, '')
     .replace(/叫\p{Script=Han}{1,3}$/u, '')

@@ -180,6 +180,10 @@ describe('the same sentence shape about another thing', () => {
     // A relative introduced with 有个 is the subject of the rest of the clause, wherever it works.
     ['zh-brother-works-elsewhere', '小雨是一名儿科护士', '小雨有个弟弟在深圳做程序员'],
     ['zh-daughter-studies-elsewhere', '我是一名会计', '我有一个女儿在上海当老师'],
+    // The relative a sentence introduces holds the ages of its later clauses; an age at an event is no age now.
+    ['zh-introduced-son-age', '李师傅今年四十五岁', '李师傅还有个儿子，叫小宝，刚满三岁'],
+    ['zh-age-at-event', '李师傅今年四十五岁', '李师傅十八岁就去当了兵'],
+    ['zh-age-at-event-then', '陈老师今年三十二岁', '陈老师二十岁那年去了北京读书'],
     // A friend named after the relative word is who the clause is about.
     ['zh-friend-named', '何晓东是一名软件测试工程师。', '他最好的朋友阿杰是一名消防员。'],
     // A profession word qualifying another noun is not an occupation ("the police drama").
@@ -314,6 +318,7 @@ describe('contradictions', () => {
     ['zh-home-left', '我住在南山区的一套公寓里', '我从南山区搬到了福田区'],
     ['zh-own-age', '刘洋今年三十六岁', '刘洋今年三十七岁了'],
     ['zh-relative-age', '刘洋有一个三岁的儿子', '刘洋有一个四岁的儿子了'],
+    ['zh-introduced-relative-age', '刘洋有个女儿，叫朵朵，今年三岁', '刘洋的女儿朵朵今年四岁了'],
   ])('%s: "%s" is superseded by "%s", with the rule in both histories', async (user, older, newer) => {
     await store({ content: 'The user has two cats', memory_type: 'fact', user_id: user });
     const old = await store({ content: older, memory_type: 'fact', user_id: user });
