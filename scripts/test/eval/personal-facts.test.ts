@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('the shipped personal-facts fixture', () => {
-  it('has a tuning split and eight held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
+  it('has a tuning split and nine held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
     const splits = await loadPersonalFacts(shipped);
     expect(splits.map((s) => s.split).sort()).toEqual([
       'blind-2',
@@ -29,6 +29,7 @@ describe('the shipped personal-facts fixture', () => {
       'blind-6',
       'blind-7',
       'blind-8',
+      'blind-9',
       'held-out',
       'tune',
     ]);
