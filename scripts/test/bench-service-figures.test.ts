@@ -15,10 +15,9 @@ describe('bench service figures', () => {
     let spins = 0;
     while (cpuMsSince(usageBefore) < 300) spins++;
     const used = await readCpuMs(process.pid);
-    const usage = process.cpuUsage(usageBefore);
+    const reported = cpuMsSince(usageBefore);
     expect(spins).toBeGreaterThan(0);
     const counted = used - before;
-    const reported = (usage.user + usage.system) / 1000;
     // /proc counts in ticks of 10 ms: within a few ticks of what Node reports for the same span.
     expect(counted).toBeGreaterThanOrEqual(100);
     expect(Math.abs(counted - reported)).toBeLessThanOrEqual(40);
