@@ -121,6 +121,8 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   );
   if (shared.length > 0) return compareFrames(older, newer, shared);
 
+  // "has a corgi called Biscuit" → "Biscuit died in May": what the owner kept is gone.
+  if (older.keeps && contains(older.topic, newer.died)) return contradicts('died');
   // "moved from Berlin", "sold his Toyota": what the newer left behind is what the older is about.
   const left = overlap(newer.from, older.topic);
   if (left > 0 && (left === newer.from.size || left === older.topic.size)) return contradicts('changed-from');
@@ -133,7 +135,9 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
       jaccard >= 0.5 ||
       (contained && Math.max(older.topic.size, newer.topic.size) <= 3) ||
       clauseSaysAll(newer, older.topic) ||
-      clauseSaysAll(older, newer.topic);
+      clauseSaysAll(older, newer.topic) ||
+      denialCovers(newer, older.topic) ||
+      denialCovers(older, newer.topic);
     return sameTopic ? contradicts('negation') : unrelated('different-topic');
   }
   if (older.query && older.query === newer.query && newer.changed && jaccard < 1) {
@@ -227,6 +231,18 @@ function deniedIn(statement: Statement, terms: ReadonlySet<string>): boolean {
  */
 function clauseSaysAll(statement: Statement, topic: ReadonlySet<string>): boolean {
   return statement.clauses.some((clause) => contains(clause.topic, topic) && similarity(clause.topic, topic) >= 0.5);
+}
+
+/**
+ * What one clause of `statement` denies is said by `topic`, and is most of it: "不打篮球了" denies
+ * "喜欢打篮球" although the clause also says why ("膝盖受伤以后就…"); "I've given up coffee"
+ * denies "I drink three coffees a day" (how many is not what the statement is about).
+ */
+function denialCovers(statement: Statement, topic: ReadonlySet<string>): boolean {
+  const said = new Set([...topic].filter((t) => !/^\d+(?:[.,]\d+)?$/.test(t)));
+  return statement.clauses.some(
+    (clause) => clause.negative && contains(said, clause.denied) && similarity(clause.denied, said) >= 0.5,
+  );
 }
 
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */

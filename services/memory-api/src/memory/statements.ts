@@ -14,8 +14,11 @@ export interface Statement {
   contentFree: boolean;
   /** The attribute and value words: content terms minus owner, polarity and change cues, generic verbs, time words. */
   topic: ReadonlySet<string>;
-  /** One entry per clause: its topic terms and whether it denies them. */
-  clauses: ReadonlyArray<{ topic: ReadonlySet<string>; negative: boolean }>;
+  /**
+   * One entry per clause: its topic terms, whether it denies them, and the terms of what it denies
+   * (those after the denial: "膝盖受伤以后就不 | 打篮球了", "I've given up | coffee completely").
+   */
+  clauses: ReadonlyArray<{ topic: ReadonlySet<string>; negative: boolean; denied: ReadonlySet<string> }>;
   /** Says something changed ("no longer", "switched", "moved", "now", "不再", "搬到"). */
   changed: boolean;
   /** States a choice among options ("prefers aisle seats", "更喜欢…"). */
@@ -41,6 +44,10 @@ export interface Statement {
   from: ReadonlySet<string>;
   /** Says a relationship ended ("broke up with Ian", "is divorced", "和小李分手了"). */
   ended: boolean;
+  /** The terms of a named pet or animal it says died ("Biscuit died in May", "豆豆去年走了"). */
+  died: ReadonlySet<string>;
+  /** Says the owner keeps or has something ("has a corgi called Biscuit", "养了一只柯基"). */
+  keeps: boolean;
   /** The extractor's slot (`metadata.key`), the question it answers, its short answer and the answer it takes back. */
   key: string | null;
   query: string | null;
@@ -132,7 +139,7 @@ const CUE_TERMS_EN = stems(`
   hoping going intend intends
   is are was were be been being am has have had having does do did doing go goes went gone make makes made
   drink drinks drank drinking eat eats ate eating play plays played playing use uses used using
-  also too still just even`);
+  also too still just even completely totally entirely altogether fully`);
 
 /** Time and frequency words: when, not what. */
 const TIME_TERMS_EN = stems(`
@@ -226,6 +233,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /\b(?:[Jj]oined|[Jj]oins|[Jj]oining)\s+(?:the\s+)?(?![\p{L}\s]*\b(?:club|gym|group|choir|team|class|league|society|band|union|community|circle|course|party)\b)(\p{Lu}.*)/u,
   },
   { name: 'occupation', pattern: /\b(?:works?|worked|working|employed)\s+as\s+(?:an?\s+)?(.+)/i },
+  // The team one plays for, named: "plays in goal for the Riverside Rovers" (not "plays for fun").
+  {
+    name: 'team',
+    pattern:
+      /\b(?:plays?|played|playing)\b(?:\s+[\p{Ll}-]+){0,3}?\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*)*)/u,
+  },
   // A title one was promoted to, not a team or league ("promoted to the Premier League").
   {
     name: 'occupation',
@@ -286,6 +299,11 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
+  {
+    name: 'team',
+    pattern:
+      /\b(?:changed|switched|swapped)\s+(?:\w+\s+)?(?:teams|clubs)\b|\bleft\s+the\s+team\b|换了?(?:球队|队)|转会/i,
+  },
 ];
 
 /**
@@ -367,8 +385,9 @@ export const ALTERNATIVE_FRAMES: ReadonlySet<string> = new Set(ALTERNATIVES.map(
 
 /** Sets the frames of the alternatives `text` affirms; one it says it left behind (`from`) is not affirmed. */
 function markAlternatives(text: string, from: string, negative: boolean, frames: Map<string, Set<string>>): void {
+  const gift = GIFT.test(text);
   for (const { name, values } of ALTERNATIVES) {
-    if (frames.has(name)) continue;
+    if (frames.has(name) || (gift && DEVICES.has(name))) continue;
     const affirmed = values.find(
       ([, pattern, polarity = 'affirmed']) =>
         pattern.test(text) && !pattern.test(from) && (polarity === 'as-said' || !negative),
@@ -376,6 +395,12 @@ function markAlternatives(text: string, from: string, negative: boolean, frames:
     if (affirmed !== undefined) frames.set(name, new Set([affirmed]));
   }
 }
+
+/** Alternatives that are things one has, not habits: one bought for someone else is theirs. */
+const DEVICES: ReadonlySet<string> = new Set(['computer', 'phone']);
+/** Buying or giving something for someone else: "bought his mum a Pixel", "给妈妈买了一部华为手机". */
+const GIFT =
+  /\b(?:bought|buys?|buying|got|gets|getting|gave|gives?|giving|ordered|ordering)\s+(?:(?:my|his|her|their|our)\s+[\p{L}-]+|\p{Lu}[\p{L}'’-]*|him|her|them)\s+(?:an?|the|one|new)\b|\bfor\s+(?:(?:my|his|her|their|our)\s+(?:mum|mom|mother|dad|father|son|daughter|wife|husband|partner|sister|brother|kids?|children|parents|grandma|grandpa|friend|boss)|\p{Lu}[\p{L}'’-]*)(?:['’]s\s+birthday)?\s*(?:[.!,;]|$)|给[^，,。；;]{1,6}(?:买|换|送|挑)|送给/u;
 
 /** Ending a relationship: the partner it was with is no longer one. */
 const ENDED_EN =
@@ -411,6 +436,7 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   alcohol: 'drink drinks alcohol wine beer sober teetotal 酒',
   smoking: 'smoke smokes smoker smoking cigarettes 烟',
   workplace: 'work works office home remote 办公 居家',
+  team: 'play plays played team club 队 球队',
 };
 
 /**
@@ -427,6 +453,16 @@ export function attributeCues(statement: Statement): { cues: string; setBy(other
     .trim();
   if (cues === '') return null;
   return { cues, setBy: (other) => names.some((name) => other.frames.has(name)) };
+}
+
+/**
+ * The frames of a statement about a relative are the relative's, however the sentence puts them:
+ * "Hamid's sister Yasmin is a nurse" and "Yasmin, Hamid's sister, now works as a developer" both
+ * set `occupation@sister`, as "has a sister who is a nurse" does.
+ */
+function heldBy(frames: Map<string, Set<string>>, relative: string | null): Map<string, Set<string>> {
+  if (relative === null) return frames;
+  return new Map([...frames].map(([name, value]) => [name.includes('@') ? name : `${name}@${relative}`, value]));
 }
 
 /** A frame value meaning "changed, to something not said". */
@@ -472,7 +508,11 @@ function analyseEnglish(text: string): Analysis {
   const clauses = trimmed
     .split(CLAUSE_BREAK_EN)
     .filter((c) => c.trim() !== '')
-    .map((clause) => ({ topic: termsOf(clause, owners), negative: NEGATION_EN.test(clause) }));
+    .map((clause) => {
+      const denial = NEGATION_EN.exec(clause);
+      const denied = denial ? termsOf(clause.slice(denial.index + denial[0].length), owners) : new Set<string>();
+      return { topic: termsOf(clause, owners), negative: denial !== null, denied };
+    });
   const frames = new Map<string, Set<string>>();
   let residence: Statement['residence'] = null;
   for (const { name, pattern } of FRAMES_EN) {
@@ -547,7 +587,7 @@ function analyseEnglish(text: string): Analysis {
     tentative: TENTATIVE_EN.test(trimmed),
     relative,
     keyValue,
-    frames,
+    frames: heldBy(frames, relative),
     residence,
     // "quit the bakery job": the place left is the bakery.
     from:
@@ -555,8 +595,17 @@ function analyseEnglish(text: string): Analysis {
         ? new Set()
         : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', new Set([...owners, ...JOB_TERMS_EN])),
     ended: ENDED_EN.test(trimmed),
+    died: termsOf(DIED_EN.exec(trimmed)?.[1] ?? ''),
+    keeps: KEEPS_EN.test(trimmed),
   };
 }
+
+/** A named animal or pet that died: "Biscuit died in May", "our old dog Rex passed away", "had to put Luna down". */
+const DIED_EN =
+  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b/u;
+/** Keeping or having something: "has a corgi called Biscuit", "owns two horses", "adopted a cat". */
+const KEEPS_EN =
+  /\b(?:has|have|had|owns?|owned|got|keeps?|kept|adopted)\s+(?:an?|one|two|three|four|five|\d+)\s|\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|pet)\s+(?:called|named)\b/i;
 
 /** The terms naming whom the statement is about: a leading name ("Maria", "Maria Lopez's") or "the user". */
 function ownerTermsEnglish(text: string): Set<string> {
@@ -583,7 +632,7 @@ function holderEnglish(before: string): string | null {
 }
 
 const HOLDER_EN = new RegExp(
-  `\\b(${[...RELATIVES_EN].join('|')})(?:\\s+(?:called|named)\\s+\\p{Lu}[\\p{L}'’-]*)?(?:\\s+\\p{Lu}[\\p{L}'’-]*)?,?\\s+(?:(?:who|that|which)\\s+)?(?:(?:now|still|also|just|currently)\\s+)*$`,
+  `\\b(${[...RELATIVES_EN].join('|')})(?:\\s+(?:called|named)\\s+\\p{Lu}[\\p{L}'’-]*)?(?:\\s+\\p{Lu}[\\p{L}'’-]*)?,?\\s+(?:(?:who|that|which)\\s+)?(?:(?:now|still|also|just|currently|recently|finally|has|have|had|is|was|been)\\s+)*$`,
   'u',
 );
 
@@ -629,7 +678,9 @@ const HOME_EN =
 
 /** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
 function relativeEnglish(text: string): string | null {
-  const possessed = POSSESSIVE.exec(text);
+  // "Yasmin, Hamid's sister, retrained …": the relative named first, then who they are.
+  const apposed = /^\p{Lu}[\p{L}'’-]*\s*[,(]\s*([^,()]+?)\s*[,)]/u.exec(text)?.[1];
+  const possessed = POSSESSIVE.exec(apposed ?? text) ?? POSSESSIVE.exec(text);
   const rest = possessed?.[1] ?? possessed?.[2];
   if (!rest) return null;
   // "my best friend", "her younger sister": the relative is the noun after its adjectives.
@@ -676,7 +727,7 @@ function predicateEnglish(text: string): string {
 }
 
 function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['keyValue'] {
-  const match = KEY_VALUE_EN.exec(text.replace(/[.!]+$/, ''));
+  const match = KEY_VALUE_EN.exec(favouriteSaidOtherwise(text.replace(/[.!]+$/, '').replace(LEADING_TIME_EN, '')));
   if (!match) return keySwitchEnglish(text.replace(/[.!]+$/, ''), owners);
   const subject = (match[1] ?? '').trim();
   const possessed = POSSESSIVE.exec(subject);
@@ -688,11 +739,27 @@ function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['
   const key = termsOf(keyText, owners);
   // "The user is learning the cello": a trait of the owner, not a key with a value.
   if (key.size === 0 || (!possessed && ownerOnly(subject, owners))) return null;
-  return withValue(key, match[3] ?? '');
+  return withValue(match[3] ?? '', key);
+}
+
+/** "These days, …", "Nowadays …", "At the moment …": when, before the subject. */
+const LEADING_TIME_EN =
+  /^(?:(?:these days|nowadays|now|currently|at the moment|at present|lately|recently|since then|by now|today)\b,?\s+)+/i;
+
+/**
+ * A favourite said as what one likes most: "the band Hamid loves most is …", "the food she likes
+ * best is …" → "Hamid's favorite band is …", so it is the same key as "Hamid's favourite band".
+ */
+function favouriteSaidOtherwise(text: string): string {
+  return text.replace(
+    /^(?:[Tt]he\s+)?((?:[\p{Ll}-]+\s+){0,2}?[\p{Ll}-]+)\s+(?:that\s+|which\s+)?(\p{Lu}[\p{L}'’-]*|I|he|she|they|we)\s+(?:really\s+)?(?:loves?|likes?|enjoys?|rates?|prefers?)\s+(?:the\s+)?(?:most|best)(?=\s+(?:is|are|was|were)\b|\s*[:=])/u,
+    (_, thing: string, who: string) => `${/^(?:I|he|she|they|we)$/.test(who) ? 'my' : `${who}'s`} favorit ${thing}`,
+  );
 }
 
 /** The value of a key as said ("now UTC+1", "on Thursday"): every token but the cue words. */
-function withValue(key: Set<string>, said: string): Statement['keyValue'] {
+function withValue(said: string, keyTerms: Set<string>): Statement['keyValue'] {
+  const key = canonicalKey(keyTerms);
   // Every token of the value counts ("alex@a.com" and "alex@b.com" differ in a stop word).
   const valueText = said.replace(/^(?:(?:now|still|actually|currently|on|at|in|a|an|the)\s+)+/i, '');
   const value = new Set(analyzeText(valueText).flatMap((t) => (CUE_TERMS_EN.has(t.term) ? [] : [t.term])));
@@ -744,10 +811,41 @@ function keySwitchEnglish(text: string, owners: ReadonlySet<string>): Statement[
       return null;
     }
     const key = termsOf(keyText, owners);
-    return key.size > 0 ? withValue(key, match[valueAt] ?? '') : null;
+    return key.size > 0 ? withValue(match[valueAt] ?? '', key) : null;
   }
   return null;
 }
+
+/**
+ * A key as one attribute, however it is worded: the words of a change ("my new number", "我的新号码")
+ * are not part of it, and a phone number is one key whether said "phone number", "mobile", "number",
+ * "手机号" or "电话号码" (not "phone" alone, which may be the device), an email address one too.
+ */
+function canonicalKey(terms: ReadonlySet<string>): Set<string> {
+  const kept = [...terms].filter((t) => !KEY_CHANGE_TERMS.has(t));
+  for (const [name, { words: said, needs }] of KEY_SYNONYMS) {
+    if (kept.length > 0 && kept.every((t) => said.has(t)) && kept.some((t) => needs.has(t))) return new Set([name]);
+  }
+  return new Set(kept);
+}
+
+const KEY_CHANGE_TERMS = new Set([...stems('new current latest'), '新', '现']);
+const KEY_SYNONYMS: ReadonlyMap<string, { words: ReadonlySet<string>; needs: ReadonlySet<string> }> = new Map([
+  [
+    'phone-number',
+    {
+      words: new Set([...stems('phone number mobile cell telephone contact'), ...'手机号码电话联系方式']),
+      needs: new Set([...stems('number mobile cell telephone'), '号', '话']),
+    },
+  ],
+  [
+    'email-address',
+    {
+      words: new Set([...stems('email e-mail mail address'), ...'电子邮件箱地址']),
+      needs: new Set([...stems('email e-mail'), '邮']),
+    },
+  ],
+]);
 
 /** "timezone is …", "home city is …": a few lower-case words, no name, no verb or cue among them. */
 function bareKey(subject: string): boolean {
@@ -898,14 +996,29 @@ const RELATIVES_ZH = [
 const OWNER_ZH =
   /^(?:我们|我|用户|他们|她们|他|她|[\p{Script=Han}]{2,3}?(?=喜欢|不|没|是|在|住|对|有|已经|现在|每|很|养|讨厌|爱|偏好|吃|喝|抽|打|会|要|想|打算|去|从|搬|换|改|戒|的|怕|恐|当|做|学|一直|也|还|都|周|今|明|昨|其实|把|开|升职))/u;
 
+/** Occupations, for "是出租车司机", "当保安", "做外卖员". */
+const PROFESSIONS_ZH =
+  '老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者|保安|快递员|外卖员|保姆|理发师|护工|电工|木匠|清洁工|店员|收银员|导游|教练|药剂师|出纳|秘书|前台|主播|模特|空姐|乘务员|保洁|门卫|厨子|裁缝|渔民|矿工|技术员';
+
 const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u },
-  { name: 'employer', pattern: /在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工)/u },
+  // Not 在 of 现在/正在 ("现在坐地铁上班" says how one gets to work, not where).
+  { name: 'employer', pattern: /(?<![现正实存所自好])在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工)/u },
+  // "在腾讯当产品经理", "在医院做护士": the place one works as something.
+  {
+    name: 'employer',
+    pattern: new RegExp(
+      `(?<![现正实存所自好])在([^，,。；;在]+?)(?:当|做|担任)(?:了|一名|一个|个)?(?:[^，,。；;]{0,6}?(?:${PROFESSIONS_ZH}|经理|总监|主管))`,
+      'u',
+    ),
+  },
   { name: 'employer', pattern: /(?:就职于|加入了|加入|跳槽到|跳槽去)([^，,。；;]+)/u },
   {
     name: 'occupation',
-    pattern:
-      /(?:是一名|是一位|是个|是一个|是|当了|当|做)(老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|经理|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者)/u,
+    pattern: new RegExp(
+      `(?:是一名|是一位|是个|是一个|是|当了|当|做)((?:[^，,。；;的是]{0,4}?)(?:${PROFESSIONS_ZH}|经理))`,
+      'u',
+    ),
   },
   // A title in a firm: "升职为销售总监", "是公司的产品经理" (not a role in a club: 组长, 会长, 班主任).
   { name: 'occupation', pattern: /(?:升职为|升职成了?|升为|晋升为|升任|被提拔为|提拔为)([^，,。；;]+)/u },
@@ -942,7 +1055,8 @@ function hanNumber(text: string): string {
   return String(tens * 10 + units);
 }
 
-const FROM_ZH = /从([^，,。；;到]+)(?:搬|到|换|改)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)/u;
+const FROM_ZH =
+  /从([^，,。；;到]+?)(?:搬|到|换|改|辞职|离职|退学|跳槽|退休)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)|把([^，,。；;]+?)(?:卖|转让|退|送人|送走)(?:掉|给[^，,。；;]*)?了/u;
 
 const KEY_VALUE_ZH =
   /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)(?:最喜欢|最爱)?的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
@@ -952,6 +1066,8 @@ const KEY_VALUE_ZH =
  * The key comes before the change verb, after the owner (and 把).
  */
 const OWNER_ONLY_ZH = /^(?:我们|我|用户|他们|她们|他|她)$/u;
+/** A new value said with the key: "换了新号码，现在是…", "换了个新邮箱：…". */
+const NEW_KEY_ZH = /换了(?:个|一个)?新的?([^，,。；;：:]+?)[，,：:]\s*(?:现在|如今)?(?:是|为)?(.+)$/u;
 const KEY_SWITCH_ZH =
   /^(?:我们|我|用户|他们|她们|他|她)?(?:的|把)?([^，,。；;把]+?)(?:已经|现在|也)?(?:改成|换成|改为|换为|换到|变成|更换为|更换成|改到)了?(.+)$/u;
 
@@ -974,9 +1090,15 @@ function hanTerms(text: string, everyLatinToken = false): Set<string> {
 }
 
 function negativeZh(text: string): boolean {
+  return deniedZh(text) !== null;
+}
+
+/** The terms of what a Chinese clause denies (those after its denial word), or null when it denies nothing. */
+function deniedZh(text: string): Set<string> | null {
   let rest = text;
   for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, '');
-  return NEGATION_ZH.test(rest);
+  const denial = NEGATION_ZH.exec(rest);
+  return denial === null ? null : hanTerms(rest.slice(denial.index + denial[0].length));
 }
 
 /** The first capture group a match filled (patterns with alternatives capture in different groups). */
@@ -989,6 +1111,9 @@ const NAMED_RELATIVE_ZH = new RegExp(`(${RELATIVES_ZH.join('|')})\\p{Script=Han}
 
 /** A relative the clause starts by introducing ("有个弟弟…", "还有一个女儿…"): the rest of the clause is about them. */
 const INTRODUCED_RELATIVE_ZH = new RegExp(`^(?:也|还)?有(?:[一两二三几]?[个位名])?(${RELATIVES_ZH.join('|')})`, 'u');
+
+/** A sentence that begins with a relative (after the owner): "(赵磊)的爸爸现在…". */
+const SUBJECT_RELATIVE_ZH = new RegExp(`^的?(${RELATIVES_ZH.join('|')})`, 'u');
 
 /**
  * The relative a frame's phrase at `index` is said of: one it qualifies ("五岁的女儿"), one the
@@ -1006,15 +1131,15 @@ function holderChinese(body: string, index: number, length: number): string | nu
       .pop() ?? '';
   const introduced = INTRODUCED_RELATIVE_ZH.exec(clause)?.[1];
   if (introduced) return introduced;
-  // "还有一个女儿，叫甜甜，才四岁": the relative the sentence introduced, while no later clause turns
-  // back to someone else ("我", "他" …).
+  // "还有一个女儿，叫甜甜，才四岁", "的爸爸现在不开出租了，在小区当保安": the relative the sentence
+  // introduced or began with, while no later clause turns back to someone else ("我", "他" …).
   const sentence =
     body
       .slice(0, index)
       .split(/[。；;！!？?]/u)
       .pop() ?? '';
   const [first, ...later] = sentence.split(/[，,]/u);
-  const introducedBefore = INTRODUCED_RELATIVE_ZH.exec(first ?? '')?.[1];
+  const introducedBefore = (INTRODUCED_RELATIVE_ZH.exec(first ?? '') ?? SUBJECT_RELATIVE_ZH.exec(first ?? ''))?.[1];
   if (introducedBefore && !later.some((c) => /^(?:我|你|他|她|它|咱)/u.test(c))) return introducedBefore;
   const stem = clause
     .replace(/(?:今年|现在|已经|目前|刚|才|也|都|还|在)+$/u, '')
@@ -1052,7 +1177,10 @@ function analyseChinese(text: string): Analysis {
     // 不过敏 is "not allergic", not 不过 ("but").
     .split(/[，,。；;！!？?]+|但是|不过(?!敏)|可是/u)
     .filter((c) => c.trim() !== '')
-    .map((clause) => ({ topic: hanTerms(clause), negative: negativeZh(clause) }));
+    .map((clause) => {
+      const denied = deniedZh(clause);
+      return { topic: hanTerms(clause), negative: denied !== null, denied: denied ?? new Set<string>() };
+    });
   const frames = new Map<string, Set<string>>();
   let residence: Statement['residence'] = null;
   for (const { name, pattern } of FRAMES_ZH) {
@@ -1100,8 +1228,16 @@ function analyseChinese(text: string): Analysis {
   }
   const make = CAR_MAKES_ZH.exec(body)?.[1];
   if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
-  const from = FROM_ZH.exec(body);
-  markAlternatives(body, from?.[1] ?? from?.[2] ?? '', negativeZh(body), frames);
+  const from = firstGroup(FROM_ZH.exec(body));
+  const said = trimmed.replace(/[。！!]+$/u, '');
+  const kv =
+    KEY_VALUE_ZH.exec(said) ??
+    KEY_SWITCH_ZH.exec(said) ??
+    // "赵磊把手机换成了苹果": the key after the owner's name.
+    KEY_SWITCH_ZH.exec(body.replace(/[。！!]+$/u, '')) ??
+    NEW_KEY_ZH.exec(body);
+  // "把手机换成了苹果": the value in the key's words ("苹果手机") names the alternative.
+  markAlternatives(kv ? `${body} ${kv[2] ?? ''}${kv[1] ?? ''}` : body, from ?? '', negativeZh(body), frames);
   const petGoneMatch = PET_GONE_ZH.exec(body);
   const petGone = firstGroup(petGoneMatch);
   if (petGoneMatch !== null && petGone !== undefined) {
@@ -1114,12 +1250,10 @@ function analyseChinese(text: string): Analysis {
     const numeral = counted[1] ?? '';
     frames.set(`count:${counted[2]}`, new Set([HAN_NUMERALS.get(numeral) ?? numeral]));
   }
-  const said = trimmed.replace(/[。！!]+$/u, '');
-  const kv = KEY_VALUE_ZH.exec(said) ?? KEY_SWITCH_ZH.exec(said);
   const keyValue =
     kv && !RELATIVES_ZH.some((r) => (kv[1] ?? '').startsWith(r)) && !OWNER_ONLY_ZH.test(kv[1] ?? '')
       ? {
-          key: hanTerms(kv[1] ?? ''),
+          key: canonicalKey(hanTerms(kv[1] ?? '')),
           value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, '').replace(/了$/u, ''), true),
         }
       : null;
@@ -1132,9 +1266,15 @@ function analyseChinese(text: string): Analysis {
     tentative: TENTATIVE_ZH.test(body),
     relative,
     keyValue: keyValue && keyValue.key.size > 0 && keyValue.value.size > 0 ? keyValue : null,
-    frames,
+    frames: heldBy(frames, relative),
     residence,
-    from: from ? hanTerms(from[1] ?? from[2] ?? '') : new Set(),
+    from: from ? hanTerms(from) : new Set(),
     ended: ENDED_ZH.test(body),
+    died: hanTerms(DIED_ZH.exec(trimmed)?.[1] ?? ''),
+    keeps: /养|有一?[只条匹头]/u.test(body),
   };
 }
+
+/** A named pet or animal that died, said at the start of a clause: "豆豆去年走了", "我们家的咪咪上个月死了". */
+const DIED_ZH =
+  /(?:^|[，,。；;])(?:[^，,。；;]{0,6}的)?(\p{Script=Han}{2,3}?)(?:去年|前年|今年|上个月|上周|前几天|昨天|前天|已经|也|突然)*(?:走了|去世了|死了|过世了|病死了|老死了|没了)/u;

@@ -227,6 +227,32 @@ describe('the same sentence shape about another thing', () => {
     ['shaved-head', 'Raj has a moustache', 'Raj shaved his head'],
     ['gave-up-yoga', 'Ines supports Arsenal', 'Ines gave up on yoga and took up pilates'],
     ['gave-up-tour', 'Ines supports Arsenal', 'Ines gave up on the Arsenal stadium tour'],
+    // A new thing of another key: the phone itself, a lucky number.
+    ['new-phone-device', "Dana's phone number is 0612 345 678", 'Dana has a new phone: a Pixel 8'],
+    ['lucky-number', "Dana's phone number is 0612 345 678", "Dana's lucky number is 7"],
+    // Playing for fun, or a relative's team.
+    ['plays-for-fun', 'Lars plays centre-back for Vale United', 'Lars plays the piano for fun'],
+    ['sons-team', 'Lars plays for Vale United', "Lars's son plays for Harbour Town Juniors"],
+    // Someone else named first, then who they are.
+    ['apposed-friend', "Noor's brother Sami is an accountant", "Lina, Noor's best friend, works as a chef"],
+    ['liked-best-other', "Eva's favourite film is Amélie", 'The book Eva likes best is Middlemarch'],
+    ['gave-up-other', 'I drink three coffees a day', "I've given up sugar completely"],
+    ['stopped-part', 'Ola runs 20 km every week', 'Ola stopped running on the treadmill'],
+    ['other-relative-moved', "Kofi's sister lives in Accra", "Kofi's brother has moved to Kumasi"],
+    ['zh-other-reading', '小刘在读法律专业', '小刘最近不读小说了'],
+    // A device bought for someone else is theirs.
+    ['zh-phone-gift', '老陈用的是苹果手机', '老陈给妈妈买了一部华为手机'],
+    ['phone-gift', 'Ravi uses an iPhone', 'Ravi bought his mum a Pixel'],
+    ['zh-sold-other', '阿强有一辆雅马哈摩托车', '阿强把旧自行车卖了'],
+    ['zh-moved-from-other', '小周在华为当工程师', '小周从上海搬到了深圳'],
+    ['zh-stopped-other', '阿强每周踢两次足球', '阿强不喝可乐了'],
+    // Another animal died; a person died whose job the older fact tells.
+    ['zh-other-pet-died', '小雪养了一只布偶猫叫年糕', '邻居家的狗豆豆去年走了'],
+    ['other-name-died', 'Mia has a beagle called Pepper', "Mia's grandfather Pepe died in 2019"],
+    ['person-died', "Mia's grandfather Joe was a miner", 'Joe died last winter'],
+    // Another one's job; how one gets to work is not where.
+    ['zh-own-job-not-mums', '小刘的妈妈是小学老师', '小刘在超市当收银员'],
+    ['zh-commute', '赵磊在腾讯当产品经理', '赵磊现在坐地铁上班'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -295,6 +321,51 @@ describe('contradictions said in other words', () => {
     ['shaved-off', 'Raj has a moustache', 'Raj shaved off his moustache', 'rule:negation'],
     // Giving up on what one supported.
     ['gave-up-on', 'Ines supports Arsenal', 'Ines has given up on Arsenal and now follows Spurs', 'rule:changed-from'],
+    // The same key however worded: a new mobile or phone number, a new email.
+    ['new-mobile', "Dana's mobile number is 0612 345 678", 'Dana has a new mobile: 0698 765 432', 'rule:same-key'],
+    ['zh-new-email', '小周的邮箱是zhou@old.cn', '小周换了个新邮箱：zhou@new.cn', 'rule:same-key'],
+    ['zh-new-phone-number', '老陈的电话号码是13700001111', '老陈换了新手机号，现在是13755552222', 'rule:same-key'],
+    // "the X one likes best" is one's favourite X.
+    ['liked-best', "Eva's favourite film is Amélie", 'The film Eva likes best is Paddington 2', 'rule:same-key'],
+    // The team one plays for.
+    [
+      'switched-clubs',
+      'Lars plays centre-back for Vale United',
+      'Lars now plays for Harbour Town after switching clubs',
+      'rule:same-attribute:team',
+    ],
+    ['switched-teams-unnamed', 'Lars plays for Vale United', 'Lars switched teams', 'rule:same-attribute:team:changed'],
+    // A relative named first, then who they are; a relative's move.
+    [
+      'apposed-brother',
+      "Noor's brother Sami is an accountant",
+      "Sami, Noor's brother, now works as a chef",
+      'rule:same-attribute:occupation@brother',
+    ],
+    [
+      'relative-relocated',
+      "Kofi's sister lives in Accra",
+      "Kofi's sister has relocated to Kumasi",
+      'rule:same-attribute:residence@sister',
+    ],
+    // Giving up what one does so often (how often is not what it is about).
+    ['stopped-altogether', 'Ola runs 20 km every week', 'Ola has stopped running altogether', 'rule:negation'],
+    ['zh-stopped-sport', '阿强每周踢两次足球', '阿强腰受伤后就不踢足球了，改打乒乓球', 'rule:negation'],
+    ['zh-changed-major', '小刘在读法律专业', '小刘转学医了，不读法律了', 'rule:negation'],
+    // A thing switched to another of its kind, sold, or left.
+    ['zh-phone-switched', '老陈用的是苹果手机', '老陈把手机换成了华为', 'rule:same-attribute:phone'],
+    ['zh-sold', '阿强有一辆雅马哈摩托车', '阿强把雅马哈卖掉了', 'rule:changed-from'],
+    ['zh-left-employer', '小周在华为当工程师', '小周从华为离职了，去了小米', 'rule:same-attribute:employer:changed'],
+    // A relative's job said in a later clause.
+    [
+      'zh-mums-new-job',
+      '小刘的妈妈是小学老师',
+      '小刘的妈妈现在不教书了，在超市当收银员',
+      'rule:same-attribute:occupation@妈妈',
+    ],
+    // A pet one kept died.
+    ['pet-died', 'Mia has a beagle called Pepper', 'Pepper died in the spring', 'rule:died'],
+    ['zh-pet-died', '小雪养了一只布偶猫叫年糕', '年糕上个月病死了', 'rule:died'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
