@@ -92,6 +92,35 @@ describe('embedder service over HTTP (builtin provider)', () => {
     expect(res.json().error.code).toBe('bad_request');
   });
 
+  it('POST /align scores each text by how its words match the query words, in order', async () => {
+    const texts = ['sings alto in the parish choir', 'fixes cars in a garage', 'cat'];
+    const res = await app.inject({
+      method: 'POST',
+      url: '/align',
+      payload: { query: 'what music does she make?', texts },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { scores } = res.json() as { scores: number[] };
+    expect(scores).toEqual(await reference.align('what music does she make?', texts));
+    expect(scores).toHaveLength(3);
+    for (const score of scores) expect(score).toBeGreaterThanOrEqual(0);
+    expect(scores[0]).toBeGreaterThan(scores[1] as number);
+  });
+
+  it('refuses an /align without a query or texts with 422, and more texts than the limit with 413', async () => {
+    for (const payload of [{ texts: ['a'] }, { query: 'q', texts: [] }, { query: '', texts: ['a'] }, { query: 'q' }]) {
+      const res = await app.inject({ method: 'POST', url: '/align', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+    }
+    const many = await app.inject({
+      method: 'POST',
+      url: '/align',
+      payload: { query: 'q', texts: ['a', 'b', 'c', 'd', 'e'] },
+    });
+    expect(many.statusCode).toBe(413);
+    expect(many.json().error.code).toBe('too_many_texts');
+  });
+
   it('POST /forget drops the cached vectors of the given texts (user erasure)', async () => {
     await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['forget me', 'keep me'] } });
     const forgotten = await app.inject({ method: 'POST', url: '/forget', payload: { texts: ['forget me'] } });
@@ -173,6 +202,12 @@ describe('embedder service with the openai provider against a local server speak
   afterAll(async () => {
     await app.close();
     await server.stop();
+  });
+
+  it('answers /align with null scores: a model server has no word vectors to align (local OpenAI-protocol server)', async () => {
+    const res = await app.inject({ method: 'POST', url: '/align', payload: { query: 'pets?', texts: ['two cats'] } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ scores: null });
   });
 
   it('serves the provider model and its learned dimension', async () => {

@@ -37,6 +37,14 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
     expect(Array.from(v as Float32Array)).toEqual(Array.from(local as Float32Array));
   });
 
+  it("aligns texts with a query as the service's built-in embedder does", async () => {
+    const remote = await RemoteEmbedder.connect({ url });
+    const texts = ['has two cats named Pixel and Mochi', 'works night shifts at the hospital'];
+    const scores = await remote.align('does she have any pets?', texts);
+    expect(scores).toEqual(await new BuiltinEmbedder({ dimension: 128 }).align('does she have any pets?', texts));
+    expect((scores as number[])[0]).toBeGreaterThan((scores as number[])[1] as number);
+  });
+
   it('learns the model on first use when check() was not called', async () => {
     const remote = new RemoteEmbedder({ url });
     expect(() => remote.model).toThrow(DependencyUnavailableError);

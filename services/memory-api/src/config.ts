@@ -89,6 +89,8 @@ export const MemoryApiEnv = z
     RANK_KEYWORD_DOMINANCE: env.number(DEFAULT_RANKING.keywordDominance, 0, 1),
     /** Dense relevance counts similarity above the query's background: mean + this many σ of its cosine to unrelated text. */
     RANK_BACKGROUND_SIGMAS: env.number(DEFAULT_RANKING.backgroundSigmas, 0, 10),
+    /** Weight of a fact's word alignment with the query against its cosine (built-in embedder; 0: off). */
+    RANK_WORD_ALIGNMENT: env.number(DEFAULT_RANKING.wordAlignment, 0, 10),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
     RANK_CONFIDENCE_WEIGHT: env.number(DEFAULT_RANKING.confidence, 0, 0.5),
     RANK_RECENCY_WEIGHT: env.number(DEFAULT_RANKING.recency, 0, 0.5),

@@ -115,6 +115,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             agreement: config.RANK_AGREEMENT,
             keywordDominance: config.RANK_KEYWORD_DOMINANCE,
             backgroundSigmas: config.RANK_BACKGROUND_SIGMAS,
+            wordAlignment: config.RANK_WORD_ALIGNMENT,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,

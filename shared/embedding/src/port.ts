@@ -19,4 +19,10 @@ export interface Embedder {
   check(): Promise<void>;
   close?(): Promise<void>;
   forget?(texts: readonly string[]): Promise<number>;
+  /**
+   * Where the model has word vectors (the built-in one): how well each text's words match the
+   * query's, one score in [0, 1] per text (builtin/word-alignment.ts); undefined for a model
+   * without them. A layer passes it on.
+   */
+  align?(query: string, texts: readonly string[]): Promise<number[] | undefined>;
 }

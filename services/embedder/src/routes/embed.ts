@@ -26,7 +26,8 @@ class LimitExceededError extends AppError {
 
 /**
  * `POST /embed {texts, model?, encoding_format?}` → `{model, dim, encoding_format, vectors}`;
- * `POST /forget {texts}` → `{forgotten}` (cache entries of those texts dropped).
+ * `POST /forget {texts}` → `{forgotten}` (cache entries of those texts dropped);
+ * `POST /align {query, texts}` → `{scores}` (word alignment, builtin/word-alignment.ts).
  */
 export function embedRoutes(
   embedder: Embedder,
@@ -81,6 +82,34 @@ export function embedRoutes(
       async (request) => {
         checkLimits(request.body.texts, limits);
         return { forgotten: (await embedder.forget?.(request.body.texts)) ?? 0 };
+      },
+    );
+
+    app.post(
+      '/align',
+      {
+        schema: {
+          body: z.object({
+            query: z.string().min(1).describe('the search query'),
+            texts: z.array(z.string()).min(1).describe('candidate texts, in order'),
+          }),
+          response: {
+            200: z.object({
+              scores: z
+                .array(z.number())
+                .nullable()
+                .describe(
+                  'per text, how well its words match the query words (0..1); null: the model has no word vectors',
+                ),
+            }),
+          },
+        },
+      },
+      // Word by word (late interaction), for the read path to rerank its best candidates.
+      async (request) => {
+        const { query, texts } = request.body;
+        checkLimits([query, ...texts], { ...limits, maxTexts: limits.maxTexts + 1 });
+        return { scores: (await embedder.align?.(query, texts)) ?? null };
       },
     );
   };

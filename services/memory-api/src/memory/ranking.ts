@@ -31,6 +31,11 @@ export interface RankingWeights {
    * 0 for "unrelated" and 1 for "identical".
    */
   backgroundSigmas: number;
+  /**
+   * Weight of the word alignment of a fact with the query against its cosine (word-alignment.ts):
+   * similarity = (cosine + w · alignment) / (1 + w); 0 leaves the cosine alone.
+   */
+  wordAlignment: number;
   /** Shares of the adjustment: score = relevance × ((1 − c − r) + c·confidence + r·recency) × category × decay. */
   confidence: number;
   recency: number;
@@ -47,6 +52,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   agreement: 0.5,
   keywordDominance: 0.8,
   backgroundSigmas: 0.75,
+  wordAlignment: 1,
   confidence: 0.1,
   recency: 0.1,
   recencyHalfLifeDays: 30,

@@ -19,6 +19,7 @@ import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
 import type { CandidateRecord, CandidateSet, MemoryStore, SearchScope } from './store-port.ts';
+import { ALIGNED_CANDIDATES, alignedSimilarities } from './word-alignment.ts';
 import { DEFAULT_USER } from './write.ts';
 
 export interface SearchSettings {
@@ -148,6 +149,37 @@ async function searchMemories(
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
     return evidence;
   };
+  // The best facts' similarity blended with their words' alignment with the query (word-alignment.ts).
+  const rerankByWords = async (
+    ranked: Ranked[],
+    byId: ReadonlyMap<string, CandidateRecord>,
+    backgroundSimilarities: readonly number[],
+    rescore: (record: CandidateRecord, sim: number, evidence: QueryEvidence) => Ranked,
+  ) => {
+    const best = ranked.slice(0, ALIGNED_CANDIDATES).flatMap((hit, at) => {
+      const record = hit.layer === 'working' ? undefined : byId.get(hit.id);
+      return record && !isSessionTurn(record) ? [{ at, record }] : [];
+    });
+    const cosineOf = (id: string) => similarity.get(id) ?? candidates.keywordOnlySimilarities.get(id) ?? 0;
+    const aligned = await deadline.race(
+      alignedSimilarities(
+        deps.embedder,
+        request.query,
+        best.map(({ record }) => ({ id: record.id, content: record.content, similarity: cosineOf(record.id) })),
+        backgroundSimilarities,
+        deps.settings.ranking.wordAlignment,
+      ).catch((error: unknown) => {
+        deps.log.warn({ err: error }, 'word alignment failed; the search keeps its cosines');
+        return undefined;
+      }),
+    );
+    if (aligned === TIMED_OUT || aligned === undefined) return;
+    const evidence = { ...query, background: aligned.background };
+    for (const { at, record } of best) {
+      ranked[at] = rescore(record, aligned.similarity.get(record.id) ?? cosineOf(record.id), evidence);
+    }
+    sortByScore(ranked);
+  };
   const scoreStored = (record: CandidateRecord, sim: number) =>
     scoreHit(toHit(record), storedEvidence(record, sim), query, record.superseded_by);
   const hits: Ranked[] = records.map((record) => scoreStored(record, similarity.get(record.id) ?? 0));
@@ -170,6 +202,11 @@ async function searchMemories(
       rescored = true;
     }
     if (rescored) sortByScore(hits);
+    if (background !== TIMED_OUT && background !== undefined) {
+      await rerankByWords(hits, byId, background.similarities, (record, sim, evidence) =>
+        scoreHit(toHit(record), storedEvidence(record, sim), evidence, record.superseded_by),
+      );
+    }
   }
 
   const relevant = hits.filter((h) => h.score >= minScore);

@@ -52,7 +52,7 @@ export class SimilarityBackgrounds {
   constructor(private readonly embedder: Pick<Embedder, 'embed'>) {}
 
   /** The query's background, or undefined when the background texts could not be embedded. */
-  async of(queryVector: Float32Array): Promise<SimilarityBackground | undefined> {
+  async of(queryVector: Float32Array): Promise<(SimilarityBackground & { similarities: number[] }) | undefined> {
     this.vectors ??= this.embedder.embed(BACKGROUND_TEXTS);
     let vectors: Float32Array[];
     try {
@@ -65,6 +65,6 @@ export class SimilarityBackgrounds {
     const similarities = vectors.map((v) => dot(queryVector, v));
     const mean = similarities.reduce((sum, s) => sum + s, 0) / similarities.length;
     const variance = similarities.reduce((sum, s) => sum + (s - mean) ** 2, 0) / similarities.length;
-    return { mean, deviation: Math.sqrt(variance) };
+    return { mean, deviation: Math.sqrt(variance), similarities };
   }
 }

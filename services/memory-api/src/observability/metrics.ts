@@ -156,6 +156,9 @@ export function instrumentEmbedder(
     },
     check: () => embedder.check(),
     ...(embedder.close ? { close: () => (embedder.close as () => Promise<void>)() } : {}),
+    ...(embedder.align
+      ? { align: (query: string, texts: readonly string[]) => (embedder.align as Embedder['align'] & {})(query, texts) }
+      : {}),
     ...(embedder.forget
       ? { forget: (texts: readonly string[]) => (embedder.forget as Embedder['forget'] & {})(texts) }
       : {}),

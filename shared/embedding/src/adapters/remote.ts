@@ -96,6 +96,21 @@ export class RemoteEmbedder implements Embedder {
     }
   }
 
+  /** The service's word alignment of texts with a query (`POST /align`); undefined when its model has none. */
+  async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    if (texts.length === 0) return [];
+    const body = (await this.call('POST', '/align', { query, texts })) as { scores?: unknown };
+    if (body.scores === null) return undefined;
+    if (
+      !Array.isArray(body.scores) ||
+      body.scores.length !== texts.length ||
+      !body.scores.every((s) => typeof s === 'number' && Number.isFinite(s))
+    ) {
+      throw new DependencyUnavailableError('embedder', `${this.baseUrl}/align answered an unexpected body`);
+    }
+    return body.scores as number[];
+  }
+
   /** The service drops these texts' vectors from its own caches (`POST /forget`). */
   async forget(texts: readonly string[]): Promise<number> {
     if (texts.length === 0) return 0;

@@ -22,6 +22,7 @@ import {
   V9_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
+import { WordAligner } from './word-alignment.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
 import type { WordTable } from './word-vectors/word-table.ts';
 import {
@@ -78,6 +79,7 @@ export class BuiltinEmbedder implements Embedder {
   private readonly semanticDimension: number;
   /** Zipf's normalising constant: p(rank r) ≈ 1 / ((r + 1) · H). */
   private readonly zipfNorm: number;
+  private aligner: WordAligner | undefined;
 
   constructor(options: BuiltinEmbedderOptions = {}) {
     const dimension = options.dimension ?? DEFAULT_BUILTIN_DIMENSION;
@@ -132,6 +134,18 @@ export class BuiltinEmbedder implements Embedder {
     for (let i = 0; i < s; i++) vector[i] = semanticWeight * (semantic[i] as number);
     for (let i = 0; i < lexical.length; i++) vector[s + i] = lexicalWeight * (lexical[i] as number);
     return l2Normalise(vector);
+  }
+
+  /** Word-by-word alignment of texts with a query (word-alignment.ts); undefined without word vectors. */
+  async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    if (!this.table) return undefined;
+    this.aligner ??= new WordAligner(
+      this.table,
+      this.answerTypes,
+      this.chinese?.table,
+      this.answerTypes && this.features.answerKindSet >= 5 ? questionPhraseSet(this.features.answerKindSet) : undefined,
+    );
+    return this.aligner.align(query, texts);
   }
 
   /** Always ready: the word table was loaded by the constructor, nothing else to reach. */

@@ -67,6 +67,10 @@ export class GuardedEmbedder implements Embedder {
   }
 
   /** Erasure must reach every cache below, whatever the circuit says: it is not guarded. */
+  async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    return this.inner.align?.(query, texts);
+  }
+
   async forget(texts: readonly string[]): Promise<number> {
     return (await this.inner.forget?.(texts)) ?? 0;
   }

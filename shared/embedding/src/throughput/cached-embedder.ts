@@ -128,6 +128,10 @@ export class CachedEmbedder implements Embedder {
   }
 
   /** Drops these texts' vectors from the LRU and from their Redis slots (only where the slot still holds them). */
+  async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    return this.inner.align?.(query, texts);
+  }
+
   async forget(texts: readonly string[]): Promise<number> {
     if (texts.length === 0) return 0;
     const digests = texts.map((t) => this.digestOf(t));

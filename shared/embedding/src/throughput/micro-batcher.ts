@@ -56,6 +56,10 @@ export class MicroBatcher implements Embedder {
     return this.inner.dimension;
   }
 
+  async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    return this.inner.align?.(query, texts);
+  }
+
   async forget(texts: readonly string[]): Promise<number> {
     return (await this.inner.forget?.(texts)) ?? 0;
   }
