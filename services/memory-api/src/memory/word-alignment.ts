@@ -18,7 +18,7 @@ export interface AlignedSimilarities {
 }
 
 /** Candidates aligned per search: the best by score, past what a top_k of 10 returns. */
-export const ALIGNED_CANDIDATES = 24;
+export const ALIGNED_CANDIDATES = 12;
 
 export async function alignedSimilarities(
   embedder: Pick<Embedder, 'align'>,

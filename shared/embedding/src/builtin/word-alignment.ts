@@ -66,7 +66,7 @@ export class WordAligner implements WordAlignment {
   private units(text: string, cache: boolean): Unit[] {
     const known = this.texts.get(text);
     if (known) return known;
-    const units = this.read(text);
+    const units = this.read(text, !cache);
     if (cache) {
       if (this.texts.size >= CACHED_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
       this.texts.set(text, units);
@@ -74,8 +74,9 @@ export class WordAligner implements WordAlignment {
     return units;
   }
 
-  private read(original: string): Unit[] {
-    const text = this.questionPhrases ? rewriteQuestionPhrases(original, this.questionPhrases) : original;
+  /** A question's phrases are read as the kinds they ask for ("what does she do" → occupation); a memory's words as said. */
+  private read(original: string, question: boolean): Unit[] {
+    const text = question && this.questionPhrases ? rewriteQuestionPhrases(original, this.questionPhrases) : original;
     const units: Unit[] = [];
     for (const token of analyzeText(text)) {
       if (token.kind !== 'word' || token.stop) continue;
