@@ -202,7 +202,9 @@ async function searchMemories(
       rescored = true;
     }
     if (rescored) sortByScore(hits);
-    if (background !== TIMED_OUT && background !== undefined) {
+    // When the query's own words are found, the words decide (keywordDominance): alignment is for paraphrases.
+    const wordsFound = (hits[0]?.scores.keyword ?? 0) >= WORDS_FOUND;
+    if (background !== TIMED_OUT && background !== undefined && !wordsFound) {
       await rerankByWords(hits, byId, background.similarities, (record, sim, evidence) =>
         scoreHit(toHit(record), storedEvidence(record, sim), evidence, record.superseded_by),
       );
@@ -236,6 +238,9 @@ async function searchMemories(
     took_ms: roundScore(performance.now() - started),
   };
 }
+
+/** The top result's keyword relevance at which the query's words count as found (no word alignment then). */
+const WORDS_FOUND = 0.5;
 
 /** Best first; among equal rounded scores the finer relevance decides before recency. */
 function sortByScore(hits: Ranked[]): void {
