@@ -158,6 +158,12 @@ function compareFrames(older: Statement, newer: Statement, names: readonly strin
     // "lives in Spain" and "moved to Madrid": one place in the other, both true, and neither said
     // in the other's words (never merged: "lives in England" would replace "lives in Leeds").
     if (name.split('@')[0] === 'residence' && placesNest(was, now)) return unrelated('place-within-place');
+    // "我爸一天抽一包烟" → "我爸把烟戒了": another of the known alternatives, said of the same relative.
+    if (ALTERNATIVE_FRAMES.has(name.split('@')[0] as string)) {
+      return [...now].every((v) => was.has(v))
+        ? refines(`same-attribute:${name}`)
+        : contradicts(`same-attribute:${name}`);
+    }
     return compareValues(older, newer, was, now, `same-attribute:${name}`);
   });
   return verdicts.find((v) => v.kind === 'contradicts') ?? verdicts[0] ?? unrelated('different-subject');

@@ -186,7 +186,7 @@ const PASTIME_EN =
 
 /** A diet or marital status as what the owner is or became, not a word in passing ("a vegan restaurant"). */
 const DIET_EN =
-  /\b(?:is|am|are|was|were|went|gone|turned|became|become|becomes|stays?|stayed|eats?|ate|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|also\s+|fully\s+|strictly\s+|mostly\s+|an?\s+)*(vegetarian|vegan|pescatarian|keto)\b|^(?:vegetarian|vegan|pescatarian)\b/i;
+  /\b(?:is|am|are|was|were|been|went|gone|turned|became|become|becomes|stays?|stayed|eats?|ate|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|also\s+|fully\s+|strictly\s+|mostly\s+|an?\s+)*(vegetarian|vegan|pescatarian|keto)\b|^(?:vegetarian|vegan|pescatarian)\b/i;
 /** Eating meat is the end of a vegetarian or vegan diet. */
 const MEAT_EN = /\b(?:eats?|ate|eating|eat)\s+(?:red\s+|white\s+)?(?:meat|chicken|beef|pork)\b/i;
 /**
@@ -205,6 +205,10 @@ function dietOfFood(food: string): string {
 const MARITAL_EN =
   /\b(?:is|am|are|was|were|got|get|gets|getting|became|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|recently\s+|happily\s+|just\s+)*(single|married|divorced|engaged|widowed|separated)\b/i;
 
+/** An engagement called off: no longer engaged ("called off the engagement", "broke it off"). */
+const ENGAGEMENT_OFF_EN =
+  /\b(?:called|calling|broke|broken|breaking)\s+off\s+(?:the|their|his|her|our|my)\s+engagement\b|\bengagement\s+(?:is|was|has been)\s+(?:called|broken)\s+off\b/i;
+
 /** British spellings read as American ones, so "favourite" and "favorite" are one key. */
 const SPELLINGS_EN: ReadonlyArray<[RegExp, string]> = [
   [/\bfavourit/gi, 'favorit'],
@@ -220,6 +224,14 @@ const SPELLINGS_EN: ReadonlyArray<[RegExp, string]> = [
 /** Frames: single-valued attributes and the phrases that set them; the value is what follows. */
 const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /\b(?:moved|moving|relocated|relocating)\s+from\s+.+?\s+to\s+(.+)/i },
+  // "has moved in with us in Bristol": where the ones moved in with live.
+  { name: 'residence', pattern: /\bmoved\s+in\s+with\s+(?:us|me|them|him|her)\s+(?:in|at)\s+(.+)/i },
+  // The school one goes to: "goes to Riverside Primary", "moved to St Anne's school".
+  {
+    name: 'school',
+    pattern:
+      /\b(?:goes|go|going|went|moved|moving|switched|switching|transferred|changed)\s+(?:schools?\s+)?to\s+((?:[\p{Lu}][\p{L}'’.-]*\s+)+(?:Primary|Secondary|School|Academy|High|College|Grammar|Elementary|Middle|Infants|Juniors)\b|[\p{Lu}][\p{L}'’.-]*(?:\s+[\p{Lu}][\p{L}'’.-]*)*\s+school\b)/u,
+  },
   {
     name: 'residence',
     pattern:
@@ -300,6 +312,11 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
   {
+    name: 'major',
+    pattern: /\b(?:changed|switched)\s+(?:(?:my|his|her|their)\s+)?majors?\b|转专业|换专业|改专业|换了专业/i,
+  },
+  { name: 'school', pattern: /\b(?:changed|switched)\s+schools\b|转学|换了学校/i },
+  {
     name: 'team',
     pattern:
       /\b(?:changed|switched|swapped)\s+(?:\w+\s+)?(?:teams|clubs)\b|\bleft\s+the\s+team\b|换了?(?:球队|队)|转会/i,
@@ -330,6 +347,21 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
         'android',
         /\bandroid\b|安卓|\b(?:Pixel|Galaxy|OnePlus)\b|(?:华为|小米|三星|oppo|vivo)手机|\b(?:samsung|huawei|xiaomi)\s+phone\b/iu,
       ],
+    ],
+  },
+  {
+    // The make of one's phone, said with a model or the word phone ("华为Mate 40", "小米14", "a Pixel 8").
+    name: 'phone-make',
+    values: [
+      ['apple', /\biphone\b|苹果手机|苹果\s?\d{1,2}\b/iu],
+      ['huawei', /华为(?:手机|\s?(?:Mate|P|nova|Pura)\s?\d*)|\bhuawei\s+(?:phone|mate|p\d)/iu],
+      ['xiaomi', /小米(?:手机|\s?\d{1,2}\b|\s?(?:Note|Pro|Civi|MIX))|红米|\bredmi\b|\bxiaomi\b/iu],
+      ['samsung', /三星(?:手机|\s?Galaxy)|\b(?:samsung\s+)?galaxy\s+[a-z]?\d/iu],
+      ['google', /\bpixel\s?\d/iu],
+      ['oppo', /\boppo\b/iu],
+      ['vivo', /\bvivo\b/iu],
+      ['honor', /荣耀(?:手机|\s?\d|\s?Magic)/iu],
+      ['oneplus', /一加(?:手机|\s?\d)|\boneplus\b/iu],
     ],
   },
   {
@@ -366,10 +398,10 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
     values: [
       [
         'abstains',
-        /\bnon-?smoker\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+smokes?\b|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:smoking|cigarettes)\b|不抽烟|不吸烟|不再抽烟|戒烟|戒了烟/iu,
+        /\bnon-?smoker\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+smokes?\b|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:smoking|cigarettes)\b|不抽烟|不吸烟|不再抽烟|戒烟|戒了烟|把烟戒(?:掉)?了/iu,
         'as-said',
       ],
-      ['smokes', /\bsmokes?\b|\bsmoker\b|抽烟|吸烟/iu],
+      ['smokes', /\bsmokes?\b|\bsmoker\b|(?:抽|吸)(?:[一两几半\d]+[包根支盒条])?烟/iu],
     ],
   },
 ];
@@ -397,7 +429,7 @@ function markAlternatives(text: string, from: string, negative: boolean, frames:
 }
 
 /** Alternatives that are things one has, not habits: one bought for someone else is theirs. */
-const DEVICES: ReadonlySet<string> = new Set(['computer', 'phone']);
+const DEVICES: ReadonlySet<string> = new Set(['computer', 'phone', 'phone-make']);
 /** Buying or giving something for someone else: "bought his mum a Pixel", "给妈妈买了一部华为手机". */
 const GIFT =
   /\b(?:bought|buys?|buying|got|gets|getting|gave|gives?|giving|ordered|ordering)\s+(?:(?:my|his|her|their|our)\s+[\p{L}-]+|\p{Lu}[\p{L}'’-]*|him|her|them)\s+(?:an?|the|one|new)\b|\bfor\s+(?:(?:my|his|her|their|our)\s+(?:mum|mom|mother|dad|father|son|daughter|wife|husband|partner|sister|brother|kids?|children|parents|grandma|grandpa|friend|boss)|\p{Lu}[\p{L}'’-]*)(?:['’]s\s+birthday)?\s*(?:[.!,;]|$)|给[^，,。；;]{1,6}(?:买|换|送|挑)|送给/u;
@@ -426,13 +458,16 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   employer: 'work works worked job employer company joined 工作 上班 任职 公司 加入 跳槽 辞职',
   occupation: 'work works job profession career 工作 职业',
   age: 'old age years turned 岁',
-  diet: 'vegetarian vegan pescatarian meat keto 素 肉 荤',
+  diet: 'vegetarian vegan pescatarian meat chicken beef pork fish keto 素 肉 荤',
   marital: 'married single divorced engaged widowed separated 婚 单身',
   car: 'drive drives drove car 开 车',
   hair: 'hair 头发',
   weight: 'weigh weighs weight kg kilos pounds 体重 公斤',
   computer: 'windows mac macbook macos imac linux ubuntu chromebook computer laptop 电脑',
   phone: 'iphone android pixel galaxy phone 手机 安卓',
+  'phone-make': 'iphone pixel galaxy phone 手机 华为 小米 苹果 三星 荣耀',
+  school: 'school primary academy college 学校 小学 中学 初中 高中',
+  major: 'major degree studies 专业 学',
   alcohol: 'drink drinks alcohol wine beer sober teetotal 酒',
   smoking: 'smoke smokes smoker smoking cigarettes 烟',
   workplace: 'work works office home remote 办公 居家',
@@ -526,6 +561,8 @@ function analyseEnglish(text: string): Analysis {
     const before = trimmed.slice(0, match.index);
     // "My office moved to Potsdam", "drives my kids": a thing's attribute, or people carried.
     if (thingSubjectEnglish(before) || (name === 'car' && RELATIVES_EN.has(headNoun(valueText)))) continue;
+    // "moved to St Anne's school": the school one goes to, not a home.
+    if (name === 'residence' && /\b(?:school|primary|academy|college|university)\b/i.test(valueText)) continue;
     // "based at their Charlotte Street office": where one works, not where one lives.
     if (name === 'residence' && /^based\b/i.test(match[0]) && WORKPLACE_EN.test(valueText)) continue;
     // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
@@ -573,7 +610,7 @@ function analyseEnglish(text: string): Analysis {
     (eatsMeat ? 'omnivore' : undefined) ??
     (eatenAgain === undefined ? undefined : dietOfFood(eatenAgain));
   if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
-  const marital = MARITAL_EN.exec(trimmed)?.[1];
+  const marital = ENGAGEMENT_OFF_EN.test(trimmed) ? 'single' : MARITAL_EN.exec(trimmed)?.[1];
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
   const fromMatch = FROM_EN.exec(trimmed);
   const fromValue = firstGroup(fromMatch);
@@ -676,8 +713,25 @@ const WORKPLACE_EN =
 const HOME_EN =
   /\b(?:neighbou?rhood|district|suburb|quarter|borough|house|flat|apartment|cottage|bungalow|studio|condo|condominium|townhouse|terrace|semi|bedsit|loft|maisonette|villa|farmhouse|houseboat|caravan|dorm|dormitory|penthouse)\b/i;
 
+const BARE_RELATIVES_EN: Readonly<Record<string, string>> = {
+  Mum: 'mum',
+  Mom: 'mom',
+  Mommy: 'mom',
+  Mummy: 'mum',
+  Dad: 'dad',
+  Daddy: 'dad',
+  Grandma: 'grandma',
+  Grandpa: 'grandpa',
+  Granny: 'grandma',
+  Nan: 'grandma',
+  Nana: 'grandma',
+};
+
 /** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
 function relativeEnglish(text: string): string | null {
+  // "Mum has moved in with us": a relative named by the word alone.
+  const bare = /^(Mum|Mom|Mommy|Mummy|Dad|Daddy|Grandma|Grandpa|Granny|Nan|Nana)\b(?!['’])/.exec(text)?.[1];
+  if (bare) return BARE_RELATIVES_EN[bare] ?? null;
   // "Yasmin, Hamid's sister, retrained …": the relative named first, then who they are.
   const apposed = /^\p{Lu}[\p{L}'’-]*\s*[,(]\s*([^,()]+?)\s*[,)]/u.exec(text)?.[1];
   const possessed = POSSESSIVE.exec(apposed ?? text) ?? POSSESSIVE.exec(text);
@@ -989,8 +1043,56 @@ const RELATIVES_ZH = [
   '邻居',
   '孩子',
   '宝宝',
+  '爷爷',
+  '奶奶',
+  '外公',
+  '外婆',
+  '姥姥',
+  '姥爷',
+  '嫂子',
+  '姐夫',
+  '妹夫',
+  '弟媳',
+  '表哥',
+  '表姐',
+  '表弟',
+  '表妹',
+  '堂哥',
+  '堂姐',
+  '堂弟',
+  '堂妹',
+  '舅舅',
+  '舅妈',
+  '叔叔',
+  '阿姨',
+  '姑姑',
+  '姨妈',
+  '婶婶',
+  '侄子',
+  '侄女',
+  '外甥女',
+  '外甥',
+  '孙子',
+  '孙女',
+  '公公',
+  '婆婆',
+  '岳父',
+  '岳母',
+  '室友',
+  '同学',
+  '男友',
+  '女友',
+  '老爸',
+  '老妈',
   '狗',
   '猫',
+  // Said short after 我 ("我哥在银行上班", "我姐养了一条狗"): last, so the longer words match first.
+  '哥',
+  '姐',
+  '弟',
+  '妹',
+  '爸',
+  '妈',
 ];
 /** The owner at the start: 我/用户/他/她 or a two- or three-character name before a verb or particle. */
 const OWNER_ZH =
@@ -1001,7 +1103,24 @@ const PROFESSIONS_ZH =
   '老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者|保安|快递员|外卖员|保姆|理发师|护工|电工|木匠|清洁工|店员|收银员|导游|教练|药剂师|出纳|秘书|前台|主播|模特|空姐|乘务员|保洁|门卫|厨子|裁缝|渔民|矿工|技术员';
 
 const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
-  { name: 'residence', pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u },
+  {
+    name: 'residence',
+    pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|搬来了|搬来|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u,
+  },
+  // The school one goes to: "在实验小学读三年级", "转到育才小学了".
+  {
+    name: 'school',
+    pattern:
+      /(?:在|转到|转学到|转去|考上了?|考进了?)([^，,。；;在]{1,10}?(?:小学|中学|初中|高中|大学|学院|幼儿园|学校))(?:读|上|念|了|$|，|,)/u,
+  },
+  // The subject one studies: "在读会计专业", "学的是法律专业".
+  { name: 'major', pattern: /(?:读|学|念|修)(?:的是)?([^，,。；;读学]{1,8}?)专业/u },
+  // "在一家广告公司做设计": a place of work, whatever the job is called.
+  {
+    name: 'employer',
+    pattern:
+      /(?<![现正实存所自好])在(?:一家|一个|一间)?([^，,。；;在]{1,10}?(?:公司|店|厂|医院|诊所|银行|餐厅|饭馆|饭店|超市|单位|酒店|工地|机构|集团|事务所|工作室))(?:当|做|担任|上班|工作|打工)/u,
+  },
   // Not 在 of 现在/正在 ("现在坐地铁上班" says how one gets to work, not where).
   { name: 'employer', pattern: /(?<![现正实存所自好])在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工)/u },
   // "在腾讯当产品经理", "在医院做护士": the place one works as something.
@@ -1170,7 +1289,8 @@ function analyseChinese(text: string): Analysis {
   let content = trimmed.replace(/[^\p{Script=Han}\p{L}\p{N}]+/gu, '');
   for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
   const afterOwner = body.replace(/^的/, '');
-  const named = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? null;
+  // "阿敏有男朋友，叫阿杰": a relative the statement introduces is what it is about.
+  const named = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? INTRODUCED_RELATIVE_ZH.exec(body)?.[1] ?? null;
   // "郭芳的狗送人了": the owner gave the pet away, a statement about the owner.
   const relative = named !== null && /^[狗猫]$/u.test(named) && PET_GONE_ZH.test(body) ? null : named;
   const clauses = body

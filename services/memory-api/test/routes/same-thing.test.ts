@@ -253,6 +253,14 @@ describe('the same sentence shape about another thing', () => {
     // Another one's job; how one gets to work is not where.
     ['zh-own-job-not-mums', '小刘的妈妈是小学老师', '小刘在超市当收银员'],
     ['zh-commute', '赵磊在腾讯当产品经理', '赵磊现在坐地铁上班'],
+    // Relatives said short after 我 are not the owner, nor each other.
+    ['zh-short-relatives-work', '我弟在工厂上班', '我妹在学校上班'],
+    ['zh-grandparents-live', '我外公住在海边', '我外婆住在医院'],
+    ['zh-sister-in-law', '我姐在上海当律师', '我弟媳在上海当会计'],
+    // Millet is no phone; a school move is no home; another child's school.
+    ['zh-millet', '我早上喝小米粥', '我用的是华为手机'],
+    ['school-not-home', 'My son lives with his mum in Derby', 'My son moved to Oakfield Academy in September'],
+    ['other-childs-school', 'My son goes to Hill Top Primary', 'My daughter moved to Greenway Academy'],
   ])('%s: keeps "%s" when told "%s"', async (user, older, newer) => {
     await store({ content: older, memory_type: 'fact', user_id: `shape-${user}` });
     expect((await store({ content: newer, memory_type: 'fact', user_id: `shape-${user}` })).status).toBe('created');
@@ -366,6 +374,39 @@ describe('contradictions said in other words', () => {
     // A pet one kept died.
     ['pet-died', 'Mia has a beagle called Pepper', 'Pepper died in the spring', 'rule:died'],
     ['zh-pet-died', '小雪养了一只布偶猫叫年糕', '年糕上个月病死了', 'rule:died'],
+    // A relative's school, a diet one has been on since, an engagement called off, a parent moving in.
+    [
+      'school-moved',
+      'My son goes to Hill Top Primary',
+      'My son switched to Greenway Academy after half term',
+      'rule:same-attribute:school@son',
+    ],
+    ['zh-school-moved', '我女儿在第一中学读初二', '我女儿转到外国语中学了', 'rule:same-attribute:school@女儿'],
+    ['been-vegan', 'I eat chicken most weeks', "I've been vegan since March", 'rule:same-attribute:diet'],
+    [
+      'engagement-off',
+      'Leon is engaged to Mara',
+      'Leon and Mara have called off their engagement',
+      'rule:same-attribute:marital',
+    ],
+    ['zh-partner-split', '小雅有女朋友，叫小琪', '小雅和小琪分手了', 'rule:partner-ended'],
+    [
+      'bare-dad-moved',
+      'My dad lives in Swansea',
+      'Dad has moved in with us in Exeter',
+      'rule:same-attribute:residence@dad',
+    ],
+    ['zh-grandpa-moved-here', '我爷爷住在山里', '我爷爷搬来县城跟我们住了', 'rule:same-attribute:residence@爷爷'],
+    // A phone of another make; a relative quitting a habit; a workplace left; a major changed.
+    ['zh-phone-make', '我用的是小米13', '我现在用荣耀Magic6', 'rule:same-attribute:phone-make'],
+    ['zh-uncle-quit-smoking', '我舅舅每天抽两包烟', '我舅舅把烟戒掉了', 'rule:same-attribute:smoking@舅舅'],
+    [
+      'zh-left-workplace',
+      '小周在一家装修公司做监理',
+      '小周辞职了，现在自己开店',
+      'rule:same-attribute:employer:changed',
+    ],
+    ['zh-major-changed', '阿华在读土木专业', '阿华换专业了，改学金融', 'rule:same-attribute:major:changed'],
   ])('%s: "%s" is superseded by "%s" (%s)', async (user, older, newer, reason) => {
     const old = await store({ content: older, memory_type: 'fact', user_id: `said-${user}` });
     const next = await store({ content: newer, memory_type: 'fact', user_id: `said-${user}` });
