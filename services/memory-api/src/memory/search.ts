@@ -175,8 +175,11 @@ async function searchMemories(
     );
     if (aligned === TIMED_OUT || aligned === undefined) return;
     const evidence = { ...query, background: aligned.background };
+    // Alignment promotes, never demotes: a fact keeps the better of its two scores, so a search
+    // that had an answer above the floor still has one.
     for (const { at, record } of best) {
-      ranked[at] = rescore(record, aligned.similarity.get(record.id) ?? cosineOf(record.id), evidence);
+      const rescored = rescore(record, aligned.similarity.get(record.id) ?? cosineOf(record.id), evidence);
+      if (rescored.score > (ranked[at] as Ranked).score) ranked[at] = rescored;
     }
     sortByScore(ranked);
   };

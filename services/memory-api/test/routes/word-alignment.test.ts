@@ -66,6 +66,18 @@ describe('word alignment of the best facts', () => {
     expect(withWords).toBeGreaterThanOrEqual(FACTS.length / 2);
   });
 
+  it('only promotes: no question answers fewer results or a lower top score than without it', async () => {
+    const probes = [...FACTS.map(([, question]) => question), 'what is the weather like on the moon?', 'cello'];
+    for (const query of probes) {
+      const ask = async (t: TestApp) =>
+        (await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: 'odile' } })).json()
+          .results as Array<{ score: number }>;
+      const [withWords, withoutWords] = [await ask(aligned), await ask(cosineOnly)];
+      expect(withWords.length, query).toBeGreaterThanOrEqual(withoutWords.length);
+      expect(withWords[0]?.score ?? 0, query).toBeGreaterThanOrEqual(withoutWords[0]?.score ?? 0);
+    }
+  });
+
   it('keeps scores in 0..1 in score order, and still answers nothing for a query about nothing stored', async () => {
     const response = await aligned.app.inject({
       method: 'POST',
