@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BuiltinEmbedder, RemoteEmbedder } from '@hindsight/embedding';
+import { BuiltinEmbedder, createEmbedder, RemoteEmbedder } from '@hindsight/embedding';
 import { DependencyUnavailableError } from '@hindsight/errors';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEmbedderContract } from '../../../shared/embedding/test/support/embedder-contract.ts';
-import { testApp } from './support.ts';
+import { OpenAiCompatibleTestServer } from '../../../shared/embedding/test/support/openai-compatible-server.ts';
+import { embedderSettings } from '../src/adapters/embedder.ts';
+import { createMetrics } from '../src/metrics.ts';
+import { silentLogger, testApp, testConfig } from './support.ts';
 
 async function listening(app: FastifyInstance): Promise<string> {
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -43,6 +46,21 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
     const scores = await remote.align('does she have any pets?', texts);
     expect(scores).toEqual(await new BuiltinEmbedder({ dimension: 128 }).align('does she have any pets?', texts));
     expect((scores as number[])[0]).toBeGreaterThan((scores as number[])[1] as number);
+  });
+
+  it('answers no alignment for a model server, and does not ask the service again (local OpenAI-protocol server)', async () => {
+    const server = new OpenAiCompatibleTestServer(24);
+    const baseUrl = await server.start();
+    const env = { EMBEDDINGS_PROVIDER: 'openai', EMBEDDINGS_BASE_URL: baseUrl, EMBEDDINGS_MODEL: 'local-model' };
+    const metrics = createMetrics();
+    const embedder = await createEmbedder(embedderSettings(testConfig(env), { metrics, logger: silentLogger() }));
+    const { app: provider } = await testApp({ env, embedder, metrics });
+    const remote = await RemoteEmbedder.connect({ url: await listening(provider) });
+    expect(await remote.align('pets?', ['two cats'])).toBeUndefined();
+    // The service is gone: a second request would fail; none is sent.
+    await provider.close();
+    await server.stop();
+    expect(await remote.align('pets?', ['two cats'])).toBeUndefined();
   });
 
   it('learns the model on first use when check() was not called', async () => {

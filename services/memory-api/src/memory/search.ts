@@ -154,10 +154,10 @@ async function searchMemories(
     ranked: Ranked[],
     byId: ReadonlyMap<string, CandidateRecord>,
     backgroundSimilarities: readonly number[],
-    rescore: (record: CandidateRecord, sim: number, evidence: QueryEvidence) => Ranked,
   ) => {
+    // Stored facts only: working memory has no record here, and turns keep their cosine.
     const best = ranked.slice(0, ALIGNED_CANDIDATES).flatMap((hit, at) => {
-      const record = hit.layer === 'working' ? undefined : byId.get(hit.id);
+      const record = byId.get(hit.id);
       return record && !isSessionTurn(record) ? [{ at, record }] : [];
     });
     const cosineOf = (id: string) => similarity.get(id) ?? candidates.keywordOnlySimilarities.get(id) ?? 0;
@@ -178,7 +178,8 @@ async function searchMemories(
     // Alignment promotes, never demotes: a fact keeps the better of its two scores, so a search
     // that had an answer above the floor still has one.
     for (const { at, record } of best) {
-      const rescored = rescore(record, aligned.similarity.get(record.id) ?? cosineOf(record.id), evidence);
+      const sim = aligned.similarity.get(record.id) ?? cosineOf(record.id);
+      const rescored = scoreHit(toHit(record), storedEvidence(record, sim), evidence, record.superseded_by);
       if (rescored.score > (ranked[at] as Ranked).score) ranked[at] = rescored;
     }
     sortByScore(ranked);
@@ -208,9 +209,7 @@ async function searchMemories(
     // When the query's own words are found, the words decide (keywordDominance): alignment is for paraphrases.
     const wordsFound = (hits[0]?.scores.keyword ?? 0) >= WORDS_FOUND;
     if (background !== TIMED_OUT && background !== undefined && !wordsFound) {
-      await rerankByWords(hits, byId, background.similarities, (record, sim, evidence) =>
-        scoreHit(toHit(record), storedEvidence(record, sim), evidence, record.superseded_by),
-      );
+      await rerankByWords(hits, byId, background.similarities);
     }
   }
 

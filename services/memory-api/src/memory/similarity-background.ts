@@ -63,8 +63,13 @@ export class SimilarityBackgrounds {
       return undefined;
     }
     const similarities = vectors.map((v) => dot(queryVector, v));
-    const mean = similarities.reduce((sum, s) => sum + s, 0) / similarities.length;
-    const variance = similarities.reduce((sum, s) => sum + (s - mean) ** 2, 0) / similarities.length;
-    return { mean, deviation: Math.sqrt(variance), similarities };
+    return { ...backgroundOf(similarities), similarities };
   }
+}
+
+/** The mean and standard deviation of a query's similarities to the background texts. */
+export function backgroundOf(similarities: readonly number[]): SimilarityBackground {
+  const mean = similarities.reduce((sum, s) => sum + s, 0) / similarities.length;
+  const variance = similarities.reduce((sum, s) => sum + (s - mean) ** 2, 0) / similarities.length;
+  return { mean, deviation: Math.sqrt(variance) };
 }

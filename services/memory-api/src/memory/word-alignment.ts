@@ -1,6 +1,6 @@
 import type { Embedder } from '@hindsight/embedding';
 import type { SimilarityBackground } from './ranking.ts';
-import { BACKGROUND_TEXTS } from './similarity-background.ts';
+import { BACKGROUND_TEXTS, backgroundOf } from './similarity-background.ts';
 
 /**
  * The search's best facts, reranked by how their words align with the query's (late interaction,
@@ -33,7 +33,5 @@ export async function alignedSimilarities(
   const blend = (cosine: number, aligned: number) => (cosine + weight * aligned) / (1 + weight);
   const similarity = new Map(candidates.map((c, i) => [c.id, blend(c.similarity, scores[i] as number)]));
   const background = backgroundSimilarities.map((cosine, i) => blend(cosine, scores[candidates.length + i] as number));
-  const mean = background.reduce((sum, s) => sum + s, 0) / background.length;
-  const variance = background.reduce((sum, s) => sum + (s - mean) ** 2, 0) / background.length;
-  return { similarity, background: { mean, deviation: Math.sqrt(variance) } };
+  return { similarity, background: backgroundOf(background) };
 }

@@ -26,6 +26,7 @@ interface ModelInfo {
  */
 export class RemoteEmbedder implements Embedder {
   private info: ModelInfo | undefined;
+  private withoutWordVectors = false;
   private readonly baseUrl: string;
   private readonly origin: URL;
   private readonly basePath: string;
@@ -98,9 +99,15 @@ export class RemoteEmbedder implements Embedder {
 
   /** The service's word alignment of texts with a query (`POST /align`); undefined when its model has none. */
   async align(query: string, texts: readonly string[]): Promise<number[] | undefined> {
+    // A model without word vectors stays one: the service is not asked again (its model cannot
+    // change under this client, see remember()).
+    if (this.withoutWordVectors) return undefined;
     if (texts.length === 0) return [];
     const body = (await this.call('POST', '/align', { query, texts })) as { scores?: unknown };
-    if (body.scores === null) return undefined;
+    if (body.scores === null) {
+      this.withoutWordVectors = true;
+      return undefined;
+    }
     if (
       !Array.isArray(body.scores) ||
       body.scores.length !== texts.length ||
