@@ -1,5 +1,13 @@
 import { placesNest } from './places.ts';
-import { ALTERNATIVE_FRAMES, analyseStatement, CHANGED_VALUE, PARTNERS, type Statement } from './statements.ts';
+import {
+  ALTERNATIVE_FRAMES,
+  analyseStatement,
+  CHANGED_VALUE,
+  habitChangedZh,
+  PARTNERS,
+  relativeNamedFirst,
+  type Statement,
+} from './statements.ts';
 
 /**
  * A memory as the judge sees it: its text and, when an extractor wrote it, the question it answers,
@@ -74,7 +82,8 @@ export function analyse(input: StatementInput): Statement {
  * different extractor keys settle nothing: a slot id can carry polarity, `user.likes.jazz` and
  * `user.dislikes.jazz_anymore`, so the text decides.)
  */
-export function relationBeyondDoubt(older: Statement, newer: Statement): Relation | undefined {
+export function relationBeyondDoubt(older: Statement, said: Statement): Relation | undefined {
+  const newer = readAsTheNamedRelative(older, said);
   if (older.contentFree || newer.contentFree) return unrelated('content-free');
   // "My boyfriend is called Ian" → "I broke up with Ian": the owner ended what the partner statement says.
   if (partnerEnded(older, newer)) return contradicts('partner-ended');
@@ -92,7 +101,8 @@ export function relationBeyondDoubt(older: Statement, newer: Statement): Relatio
   return undefined;
 }
 
-export function relateStatements(older: Statement, newer: Statement): Relation {
+export function relateStatements(older: Statement, said: Statement): Relation {
+  const newer = readAsTheNamedRelative(older, said);
   const settled = relationBeyondDoubt(older, newer);
   if (settled) return settled;
   if (newer.tentative) return unrelated('tentative');
@@ -127,6 +137,9 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
   const left = overlap(newer.from, older.topic);
   if (left > 0 && (left === newer.from.size || left === older.topic.size)) return contradicts('changed-from');
 
+  // "早饭喝牛奶" → "早饭改喝豆浆了": the same habit, done with something else now.
+  if (habitChangedZh(older.text, newer.text)) return contradicts('habit-changed');
+
   const jaccard = similarity(older.topic, newer.topic);
   const common = overlap(older.topic, newer.topic);
   const contained = common > 0 && common === Math.min(older.topic.size, newer.topic.size);
@@ -149,6 +162,22 @@ export function relateStatements(older: Statement, newer: Statement): Relation {
     return contradicts('preference-changed');
   }
   return unrelated('different-topic');
+}
+
+/**
+ * "My brother Sam works as a firefighter" → "Sam has retrained and is a paramedic now": a newer
+ * statement that begins with the name the older gave its relative is read as said of that relative.
+ */
+function readAsTheNamedRelative(older: Statement, newer: Statement): Statement {
+  if (older.relative === null || newer.relative !== null) return newer;
+  const named = relativeNamedFirst(older.text);
+  if (!named || !new RegExp(`^${named.name}(?=[\\s,'’])`, 'u').test(newer.text.trim())) return newer;
+  return analyseStatement(`${named.phrase}${newer.text.trim().slice(named.name.length)}`, {
+    key: newer.key,
+    query: newer.query,
+    answer: newer.answer,
+    replaces: newer.replaces,
+  });
 }
 
 /** The verdict on the frames both statements set: a contradiction in any of them wins. */

@@ -222,6 +222,10 @@ const SPELLINGS_EN: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** Frames: single-valued attributes and the phrases that set them; the value is what follows. */
+/** Subjects one takes a degree in (a language or a craft studied at a named place may be a class). */
+const DEGREE_SUBJECTS_EN =
+  'history|economics|law|medicine|physics|chemistry|biology|biochemistry|maths|mathematics|math|engineering|(?:civil|mechanical|electrical|chemical|software)\\s+engineering|computer\\s+science|computing|psychology|philosophy|nursing|architecture|accounting|accountancy|business|business\\s+studies|management|finance|literature|english|english\\s+literature|sociology|politics|political\\s+science|geography|geology|anthropology|archaeology|classics|theology|dentistry|pharmacy|veterinary\\s+science|veterinary\\s+medicine|marketing|journalism|education|statistics|agriculture|zoology|ecology|neuroscience|linguistics|music|fine\\s+art|art\\s+history|graphic\\s+design|film\\s+studies|media\\s+studies|international\\s+relations|criminology|physiotherapy|midwifery|social\\s+work|hospitality|tourism';
+
 const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /\b(?:moved|moving|relocated|relocating)\s+from\s+.+?\s+to\s+(.+)/i },
   // "has moved in with us in Bristol": where the ones moved in with live.
@@ -250,6 +254,19 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     name: 'team',
     pattern:
       /\b(?:plays?|played|playing)\b(?:\s+[\p{Ll}-]+){0,3}?\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*)*)/u,
+  },
+  // A degree subject at a named place ("studying history at Exeter"), or a degree switched to one.
+  {
+    name: 'major',
+    pattern: new RegExp(
+      `\\b(?:studying|studies|studied|study|majoring\\s+in|majors?\\s+in|reading|doing\\s+(?:a\\s+degree|an?\\s+\\w+)\\s+in)\\s+((?:${DEGREE_SUBJECTS_EN})(?:\\s+and\\s+(?:${DEGREE_SUBJECTS_EN}))?)\\s+(?:at|in)\\s+(?:the\\s+)?\\p{Lu}`,
+      'iu',
+    ),
+  },
+  {
+    name: 'major',
+    pattern:
+      /\b(?:switched|changed|moved|transferred|swapped)\s+(?:(?:my|his|her|their)\s+)?(?:degree|major|course|subject)\s+(?:over\s+)?(?:to|for)\s+([\p{L}\s-]+?)(?=\s+(?:at|in|from|after|this|last|when|because)\b|[.,;!]|$)/iu,
   },
   // A title one was promoted to, not a team or league ("promoted to the Premier League").
   {
@@ -374,7 +391,7 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
       ],
       [
         'drinks',
-        /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|\b(?:has|have|having|had|enjoys?|enjoyed)\s+(?:an?|the)\s+(?:(?:odd|occasional)\s+)?(?:(?:glass|pint|bottle|can|drop)\s+of\s+)?(?:wine|beer|whiske?y|cocktail|gin|vodka|rum|sake|cider|pint)\b|\b(?:started|starting|began|back to)\s+drinking(?:\s+again)?\s*(?:[.!,;]|$)|\bdrinking again\b|喝[一两几]?[杯瓶口点]?[红白啤黄]?酒|饮酒/iu,
+        /\bdrinks?\s+(?:alcohol|wine|beer|whiske?y|spirits|booze|cocktails|gin|vodka|rum|sake)\b|\b(?:social drinker|drinks socially|heavy drinker)\b|\b(?:has|have|having|had|enjoys?|enjoyed)\s+(?:an?|the)\s+(?:(?:odd|occasional)\s+)?(?:(?:glass|pint|bottle|can|drop)\s+of\s+)?(?:wine|beer|whiske?y|cocktail|gin|vodka|rum|sake|cider|pint)\b|\b(?:started|starting|began|back to)\s+drinking(?:\s+again)?\s*(?:[.!,;]|$)|\bdrinking again\b|喝(?:[一二两三四五六七八九十半几\d]+[杯瓶口点两斤盅碗罐听])?(?:点|些)?[红白啤黄米]?酒|饮酒/iu,
       ],
     ],
   },
@@ -520,7 +537,7 @@ const CLAUSE_BREAK_EN =
 const JOB_TERMS_EN = stems('job jobs position');
 
 const FROM_EN =
-  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/i;
+  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:is|are|has|have)\s+(?:gone|been sold|been given away)\b|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/iu;
 
 const KEY_VALUE_EN = /^(.*?)\s*(\bis\b|\bare\b|\bwas\b|\bwere\b|\bequals\b|=|:)\s*(.+)$/i;
 const POSSESSIVE =
@@ -565,6 +582,8 @@ function analyseEnglish(text: string): Analysis {
     if (name === 'residence' && /\b(?:school|primary|academy|college|university)\b/i.test(valueText)) continue;
     // "based at their Charlotte Street office": where one works, not where one lives.
     if (name === 'residence' && /^based\b/i.test(match[0]) && WORKPLACE_EN.test(valueText)) continue;
+    // "to visit Huia, who moved to Australia": another person's attribute, not the owner's.
+    if (OTHER_PERSON_CLAUSE_EN.test(before)) continue;
     // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
     const holder = holderEnglish(before);
     frames.set(holder ? `${name}@${holder}` : name, terms);
@@ -632,14 +651,14 @@ function analyseEnglish(text: string): Analysis {
         ? new Set()
         : termsOf(fromValue.split(/\s+to\s+|\s+and\s+|,/i)[0] ?? '', new Set([...owners, ...JOB_TERMS_EN])),
     ended: ENDED_EN.test(trimmed),
-    died: termsOf(DIED_EN.exec(trimmed)?.[1] ?? ''),
+    died: termsOf(firstGroup(DIED_EN.exec(trimmed)) ?? ''),
     keeps: KEEPS_EN.test(trimmed),
   };
 }
 
 /** A named animal or pet that died: "Biscuit died in May", "our old dog Rex passed away", "had to put Luna down". */
 const DIED_EN =
-  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b/u;
+  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b|\b(?:rehome|rehomed|rehoming|re-home|re-homed|gave away|give away|giving away|given away)\s+(\p{Lu}[\p{L}'’-]*)|\bfound\s+(\p{Lu}[\p{L}'’-]*)\s+a\s+new\s+home\b/u;
 /** Keeping or having something: "has a corgi called Biscuit", "owns two horses", "adopted a cat". */
 const KEEPS_EN =
   /\b(?:has|have|had|owns?|owned|got|keeps?|kept|adopted)\s+(?:an?|one|two|three|four|five|\d+)\s|\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|pet)\s+(?:called|named)\b/i;
@@ -672,6 +691,14 @@ const HOLDER_EN = new RegExp(
   `\\b(${[...RELATIVES_EN].join('|')})(?:\\s+(?:called|named)\\s+\\p{Lu}[\\p{L}'’-]*)?(?:\\s+\\p{Lu}[\\p{L}'’-]*)?,?\\s+(?:(?:who|that|which)\\s+)?(?:(?:now|still|also|just|currently|recently|finally|has|have|had|is|was|been)\\s+)*$`,
   'u',
 );
+
+/**
+ * A relative clause on someone named after the sentence's start: "… to visit Huia, who | moved to
+ * Australia", "… with my friend Ida, who | lives in Oslo". The sentence's own subject ("Aroha, who
+ * | moved …") begins it and is not matched.
+ */
+const OTHER_PERSON_CLAUSE_EN =
+  /\S\s+\p{Lu}[\p{L}'’-]*,?\s+who\s+(?:(?:now|still|also|just|currently|recently|finally|has|have|had|is|was|been)\s+)*$/u;
 
 /**
  * Whether the words before a frame's phrase end in a subject that is a thing, not the owner nor a
@@ -726,6 +753,20 @@ const BARE_RELATIVES_EN: Readonly<Record<string, string>> = {
   Nan: 'grandma',
   Nana: 'grandma',
 };
+
+/**
+ * The relative a sentence begins with and the name it gives them: "My daughter Leah goes to …" →
+ * { phrase: "My daughter Leah", name: "Leah" }, so that "Leah has changed schools" is read as said of
+ * the daughter.
+ */
+export function relativeNamedFirst(text: string): { phrase: string; name: string } | null {
+  const match =
+    /^((?:my|his|her|their|our|\p{Lu}[\p{L}'’-]*['’]s)\s+(?:(?:best|older|younger|little|big|eldest|oldest|youngest|elder|twin|baby)\s+)*([\p{Ll}-]+)\s*,?\s+(\p{Lu}[\p{L}'’-]*))(?=[\s,.;!?]|$)/iu.exec(
+      text.trim(),
+    );
+  if (!match || !RELATIVES_EN.has((match[2] ?? '').toLowerCase())) return null;
+  return { phrase: match[1] as string, name: match[3] as string };
+}
 
 /** "Priya's daughter …", "my husband …", "her son …": the relative in subject position. */
 function relativeEnglish(text: string): string | null {
@@ -827,6 +868,13 @@ function withValue(said: string, keyTerms: Set<string>): Statement['keyValue'] {
  * new school").
  */
 const KEY_SWITCH_EN: ReadonlyArray<{ pattern: RegExp; key: number; value: number }> = [
+  // "My mobile changed, it's 07700 900456 now", "Her email has changed: it is now …".
+  {
+    pattern:
+      /^((?:my|our|his|her|their|the)\s+.+?|\p{Lu}[\p{L}'’-]*['’]s\s+.+?)\s+(?:(?:has|have)\s+)?changed\s*(?:,|;|:|—|-|\band\b)\s*(?:(?:it|they)['’]s|(?:it|they)\s+(?:is|are)|the\s+new\s+one\s+is|now\s+(?:it['’]s|it\s+is))\s+(?:now\s+)?(.+?)(?:\s+now)?$/iu,
+    key: 1,
+    value: 2,
+  },
   {
     pattern:
       /\b(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|mov(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|set)\s+((?:my|our|his|her|their|the)\s+.+?)\s+(?:over\s+)?to\s+(.+)$/i,
@@ -1114,7 +1162,7 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /(?:在|转到|转学到|转去|考上了?|考进了?)([^，,。；;在]{1,10}?(?:小学|中学|初中|高中|大学|学院|幼儿园|学校))(?:读|上|念|了|$|，|,)/u,
   },
   // The subject one studies: "在读会计专业", "学的是法律专业".
-  { name: 'major', pattern: /(?:读|学|念|修)(?:的是)?([^，,。；;读学]{1,8}?)专业/u },
+  { name: 'major', pattern: /(?:读|学|念|修|转到|转去|转入|转了|换到|改学|改读)(?:的是)?([^，,。；;读学]{1,8}?)专业/u },
   // "在一家广告公司做设计": a place of work, whatever the job is called.
   {
     name: 'employer',
@@ -1122,7 +1170,10 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /(?<![现正实存所自好])在(?:一家|一个|一间)?([^，,。；;在]{1,10}?(?:公司|店|厂|医院|诊所|银行|餐厅|饭馆|饭店|超市|单位|酒店|工地|机构|集团|事务所|工作室))(?:当|做|担任|上班|工作|打工)/u,
   },
   // Not 在 of 现在/正在 ("现在坐地铁上班" says how one gets to work, not where).
-  { name: 'employer', pattern: /(?<![现正实存所自好])在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工)/u },
+  {
+    name: 'employer',
+    pattern: /(?<![现正实存所自好])在([^，,。；;]+?)(?:工作|上班|任职|兼职|打工|干活|干(?=了|$|[，,。]))/u,
+  },
   // "在腾讯当产品经理", "在医院做护士": the place one works as something.
   {
     name: 'employer',
@@ -1135,7 +1186,7 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'occupation',
     pattern: new RegExp(
-      `(?:是一名|是一位|是个|是一个|是|当了|当|做)((?:[^，,。；;的是]{0,4}?)(?:${PROFESSIONS_ZH}|经理))`,
+      `(?:是一名|是一位|是个|是一个|是|当了|当(?![年时地初然天晚场中前])|做)((?:[^，,。；;的是]{0,4}?)(?:${PROFESSIONS_ZH}|经理))`,
       'u',
     ),
   },
@@ -1145,7 +1196,8 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     name: 'occupation',
     pattern: /是(?:[^，,。；;是]{0,8}?的)?([^，,。；;的是]{0,6}?(?:总经理|经理|总监|主管|总裁|董事长|合伙人))/u,
   },
-  { name: 'occupation', pattern: /(?:是一名|是一位|当了|当)([^，,。；;]+)/u },
+  // Not 当 of 当年, 当时, 当地, 当初 ("是当年单位分的" says when, not a job).
+  { name: 'occupation', pattern: /(?:是一名|是一位|当了|当(?![年时地初然天晚场中前]))([^，,。；;]+)/u },
   { name: 'weight', pattern: /体重(?:现在|已经|是|有|大约|约|只有)*(\d+(?:\.\d+)?\s*(?:公斤|斤|千克|kg))/u },
 ];
 const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
@@ -1175,7 +1227,7 @@ function hanNumber(text: string): string {
 }
 
 const FROM_ZH =
-  /从([^，,。；;到]+?)(?:搬|到|换|改|辞职|离职|退学|跳槽|退休)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)|把([^，,。；;]+?)(?:卖|转让|退|送人|送走)(?:掉|给[^，,。；;]*)?了/u;
+  /从([^，,。；;到]+?)(?:搬|到|换|改|辞职|离职|退学|跳槽|退休)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)|把([^，,。；;]+?)(?:卖|转让|退|送人|送走)(?:掉|给[^，,。；;]*)?了|(?:^|[，,])(?:那|这)?[只条匹头个]?([^，,。；;把]+?)送(?:给|人|走)/u;
 
 const KEY_VALUE_ZH =
   /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)(?:最喜欢|最爱)?的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
@@ -1187,6 +1239,8 @@ const KEY_VALUE_ZH =
 const OWNER_ONLY_ZH = /^(?:我们|我|用户|他们|她们|他|她)$/u;
 /** A new value said with the key: "换了新号码，现在是…", "换了个新邮箱：…". */
 const NEW_KEY_ZH = /换了(?:个|一个)?新的?([^，,。；;：:]+?)[，,：:]\s*(?:现在|如今)?(?:是|为)?(.+)$/u;
+/** The new value said in a clause of its own: "我换号了，新号码是…", "搬家了，新地址：…". */
+const NEW_VALUE_ZH = /(?:^|[，,])\s*(?:现在的|新的?)([^，,。；;是为：:]{1,6}?)(?:是|为|：|:)\s*(.+)$/u;
 const KEY_SWITCH_ZH =
   /^(?:我们|我|用户|他们|她们|他|她)?(?:的|把)?([^，,。；;把]+?)(?:已经|现在|也)?(?:改成|换成|改为|换为|换到|变成|更换为|更换成|改到)了?(.+)$/u;
 
@@ -1217,7 +1271,43 @@ function deniedZh(text: string): Set<string> | null {
   let rest = text;
   for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, '');
   const denial = NEGATION_ZH.exec(rest);
-  return denial === null ? null : hanTerms(rest.slice(denial.index + denial[0].length));
+  if (denial === null) return null;
+  const after = hanTerms(rest.slice(denial.index + denial[0].length));
+  // "咖啡戒了", "烟早就不抽了": the object said first, the denial last.
+  return after.size > 0 ? after : hanTerms(rest.slice(0, denial.index));
+}
+
+/** "早饭改喝豆浆了": a habit's verb said with 改 and what it is done with now. */
+const HABIT_CHANGE_ZH = /改(喝|吃|用|骑|坐|开|抽|听|玩|练|打|穿|戴)了?([^，,。；;了]{1,8})/u;
+const PEOPLE_CHARS_ZH = new Set([...'我你他她它们咱']);
+
+/**
+ * Whether a Chinese statement changes the habit an older one states: "我早饭习惯喝牛奶" → "早饭改喝豆浆了"
+ * (the same verb, another object, said of the same occasion: a word of the rest of the clause in common).
+ * "晚上改喝茶了" says nothing of "早上喝咖啡", nor "也改喝…" of anything.
+ */
+export function habitChangedZh(olderText: string, newerText: string): boolean {
+  const change = HABIT_CHANGE_ZH.exec(newerText);
+  if (change === null) return false;
+  const [, verb, object] = change as unknown as [string, string, string];
+  const newerClause = clauseAround(newerText, change.index);
+  if (/也|还/u.test(newerClause.text.slice(0, change.index - newerClause.start))) return false;
+  const was = new RegExp(`${verb}(?:一[杯碗瓶份个])?([^，,。；;了]{1,8})`, 'u').exec(olderText);
+  if (was === null) return false;
+  const before = was[1] as string;
+  if (before.startsWith(object) || object.startsWith(before)) return false;
+  const occasion = (text: string, said: string) =>
+    new Set([...hanTerms(text.replace(said, ' '))].filter((t) => !PEOPLE_CHARS_ZH.has(t)));
+  const olderClause = clauseAround(olderText, was.index);
+  const then = occasion(olderClause.text, was[0]);
+  const now = occasion(newerClause.text, change[0]);
+  return [...now].some((t) => then.has(t));
+}
+
+function clauseAround(text: string, index: number): { text: string; start: number } {
+  const start = Math.max(...['，', ',', '。', '；', ';'].map((c) => text.lastIndexOf(c, index))) + 1;
+  const ends = ['，', ',', '。', '；', ';'].map((c) => text.indexOf(c, index)).filter((i) => i >= 0);
+  return { text: text.slice(start, ends.length > 0 ? Math.min(...ends) : text.length), start };
 }
 
 /** The first capture group a match filled (patterns with alternatives capture in different groups). */
@@ -1355,7 +1445,8 @@ function analyseChinese(text: string): Analysis {
     KEY_SWITCH_ZH.exec(said) ??
     // "赵磊把手机换成了苹果": the key after the owner's name.
     KEY_SWITCH_ZH.exec(body.replace(/[。！!]+$/u, '')) ??
-    NEW_KEY_ZH.exec(body);
+    NEW_KEY_ZH.exec(body) ??
+    NEW_VALUE_ZH.exec(body.replace(/[。！!]+$/u, ''));
   // "把手机换成了苹果": the value in the key's words ("苹果手机") names the alternative.
   markAlternatives(kv ? `${body} ${kv[2] ?? ''}${kv[1] ?? ''}` : body, from ?? '', negativeZh(body), frames);
   const petGoneMatch = PET_GONE_ZH.exec(body);

@@ -62,6 +62,21 @@ describe('rule-based contradiction judge', () => {
     ['我男朋友叫小李', '我和小李分手了'],
     ["Omar's girlfriend is Lena", 'Omar broke up with Lena'],
     ["Greta's husband is called Piet", 'Greta divorced Piet'],
+    // Blind-11's misses by class: a thing said gone, a key said changed, a named pet rehomed, a
+    // relative named by the name the older gave them, a degree switched, a denial after its object.
+    ['My phone is an iPhone 12.', 'I switched to a Pixel 8 last week, the iPhone is gone.'],
+    ['My mobile number is 07700 900123.', "My mobile changed, it's 07700 900456 now."],
+    ['We have a German shepherd called Bruno.', 'We had to rehome Bruno with a farming family.'],
+    ["My daughter Leah goes to St Anne's Primary.", "Leah has changed schools; she's at Oakfield Primary now."],
+    ['My brother Sam works as a firefighter in Glasgow.', 'Sam has retrained and is a paramedic now.'],
+    ["I'm studying history at Exeter.", 'I switched my degree to economics at the start of second year.'],
+    ['我每天早上喝一杯咖啡。', '我现在改喝茶了，咖啡戒了。'],
+    ['老陈每天晚上都要喝二两白酒。', '老陈体检以后就不喝酒了。'],
+    ['我的手机号是 138 0013 8000。', '我换号了，新号码是 139 1234 5678。'],
+    ['我家有一只英短猫。', '那只英短送给我表妹养了，我们家不养猫了。'],
+    ['我在读土木工程专业。', '我转到计算机专业了。'],
+    ['我姐在超市当收银员。', '我姐不在超市干了，去开网约车了。'],
+    ['我早饭习惯喝牛奶', '我乳糖不耐受，早饭改喝豆浆了'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -107,6 +122,17 @@ describe('rule-based contradiction judge', () => {
     ['我住在北京', '我十二岁时搬到了上海'],
     // Fish only says a diet when one goes back to it.
     ['The user is vegan', 'The user eats fish on Fridays'],
+    // Someone else's move in a relative clause; 当 of 当年; a named relative's sibling; another meal's habit.
+    [
+      'Aroha lives in a weatherboard bungalow in Ngongotahā.',
+      'In March she is flying to Brisbane to visit Huia, who moved to Australia ten years ago.',
+    ],
+    ['她住在柳江边上的一套老房子里，是当年单位分的。', '她只读到初中，十六岁就进了糖厂当工人。'],
+    ['My sister Kate works as a nurse in Glasgow.', 'Sam has retrained and is a paramedic now.'],
+    ["I'm studying Spanish at the Cervantes Institute.", "I'm studying piano at the Royal Conservatoire."],
+    ['我早上喝咖啡', '我晚上改喝茶了'],
+    ['我早饭喝牛奶', '我午饭也改吃面了'],
+    ['我哥在超市当保安。', '我姐不在超市干了，去开网约车了。'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
