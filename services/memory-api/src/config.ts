@@ -91,6 +91,9 @@ export const MemoryApiEnv = z
     RANK_BACKGROUND_SIGMAS: env.number(DEFAULT_RANKING.backgroundSigmas, 0, 10),
     /** Weight of a fact's word alignment with the query against its cosine (built-in embedder; 0: off). */
     RANK_WORD_ALIGNMENT: env.number(DEFAULT_RANKING.wordAlignment, 0, 10),
+    /** A question about a relative: a fact about them counts this share more, one about another relative only this share less. */
+    RANK_RELATION_ABOUT: env.number(DEFAULT_RANKING.relationAbout, 0, 2),
+    RANK_RELATION_OTHER: env.number(DEFAULT_RANKING.relationOther, 0, 1),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
     RANK_CONFIDENCE_WEIGHT: env.number(DEFAULT_RANKING.confidence, 0, 0.5),
     RANK_RECENCY_WEIGHT: env.number(DEFAULT_RANKING.recency, 0, 0.5),

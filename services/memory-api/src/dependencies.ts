@@ -116,6 +116,8 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             keywordDominance: config.RANK_KEYWORD_DOMINANCE,
             backgroundSigmas: config.RANK_BACKGROUND_SIGMAS,
             wordAlignment: config.RANK_WORD_ALIGNMENT,
+            relationAbout: config.RANK_RELATION_ABOUT,
+            relationOther: config.RANK_RELATION_OTHER,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,

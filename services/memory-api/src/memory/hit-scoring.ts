@@ -19,6 +19,8 @@ export interface HitEvidence {
   decayWeight: number;
   /** A conversation turn (its own dense weight) and its dialogue focus; neither for working memory. */
   turn?: { focus: number };
+  /** A stored fact's weight for a question about a relative (relations.ts); 1 or absent otherwise. */
+  about?: number;
 }
 
 /** What is the same for every candidate of one search. */
@@ -49,7 +51,13 @@ export function scoreHit(
   const recency = recencyWeight(Date.parse(hit.occurred_at), query.now, ranking.recencyHalfLifeDays);
   const similarityShare = evidence.turn ? ranking.turnDenseWeight : 1;
   const dense = query.dense ? similarityShare * denseRelevance(evidence.similarity, query.background, ranking) : 0;
-  const relevance = fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword) * (evidence.turn?.focus ?? 1);
+  // A relation weight above 1 may lift a fact past the scale's top: relevance stays 0..1.
+  const relevance = Math.min(
+    1,
+    fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword) *
+      (evidence.turn?.focus ?? 1) *
+      (evidence.about ?? 1),
+  );
   const score = finalScore(
     relevance,
     { confidence: evidence.confidence, recency, category: hit.category, decayWeight: evidence.decayWeight },

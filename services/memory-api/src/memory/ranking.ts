@@ -36,6 +36,13 @@ export interface RankingWeights {
    * similarity = (cosine + w · alignment) / (1 + w); 0 leaves the cosine alone.
    */
   wordAlignment: number;
+  /**
+   * A question about a relative ("what does my dad do?", relations.ts): a fact about that relative
+   * counts this share more (a quarter of it for one that only names them), one about another relative
+   * only this share less.
+   */
+  relationAbout: number;
+  relationOther: number;
   /** Shares of the adjustment: score = relevance × ((1 − c − r) + c·confidence + r·recency) × category × decay. */
   confidence: number;
   recency: number;
@@ -53,6 +60,8 @@ export const DEFAULT_RANKING: RankingWeights = {
   keywordDominance: 0.8,
   backgroundSigmas: 0.75,
   wordAlignment: 1,
+  relationAbout: 0.6,
+  relationOther: 0.35,
   confidence: 0.1,
   recency: 0.1,
   recencyHalfLifeDays: 30,

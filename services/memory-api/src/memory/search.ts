@@ -15,6 +15,7 @@ import { answeredHit, type HitEvidence, type QueryEvidence, type Ranked, roundSc
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
+import { relationsNamed, relationWeight } from './relations.ts';
 import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
@@ -129,6 +130,8 @@ async function searchMemories(
   const bestKeyword = candidates.keyword.reduce((best, c) => Math.max(best, c.score), 0);
   const records = candidates.records.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
+  const askedAbout = relationsNamed(request.query);
+  const { relationAbout, relationOther } = deps.settings.ranking;
 
   const query: QueryEvidence = {
     now,
@@ -147,6 +150,12 @@ async function searchMemories(
       decayWeight: record.decay_weight,
     };
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
+    else if (askedAbout.all.size > 0) {
+      evidence.about = relationWeight(askedAbout, relationsNamed(record.content), {
+        about: relationAbout,
+        other: relationOther,
+      });
+    }
     return evidence;
   };
   // The best facts' similarity blended with their words' alignment with the query (word-alignment.ts).

@@ -1,0 +1,121 @@
+/**
+ * Who a question asks about, when it is someone of the user's family: "what does my dad do?",
+ * "her partner's job?", "她丈夫开什么车？". A fact about that relative ("My dad drives a bus",
+ * "她老公开出租") answers it; a fact about another one ("My mum is a dentist") does not, however
+ * alike the two read to word vectors (mother and father, sister and wife sit close together in
+ * GloVe). Search weighs facts by it (search.ts); the words are general knowledge, EN and ZH.
+ */
+
+/** Relations, each with the words that name it. A word of several ("parents", 爸妈) names each. */
+const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
+  partner: {
+    en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée',
+    zh: '老婆 老公 妻子 丈夫 爱人 老伴 媳妇 太太 先生 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻',
+  },
+  father: { en: 'father dad daddy papa stepfather stepdad parents', zh: '爸爸 爸 父亲 老爸 爹 爸妈 父母 继父' },
+  mother: {
+    en: 'mother mum mom mummy mommy mama stepmother stepmum stepmom parents',
+    zh: '妈妈 妈 母亲 老妈 娘 爸妈 父母 继母',
+  },
+  brother: { en: 'brother brothers', zh: '' },
+  sister: { en: 'sister sisters', zh: '' },
+  olderBrother: { en: '', zh: '哥哥 哥 大哥 二哥' },
+  youngerBrother: { en: '', zh: '弟弟 弟 小弟' },
+  olderSister: { en: '', zh: '姐姐 姐 大姐 二姐' },
+  youngerSister: { en: '', zh: '妹妹 妹 小妹' },
+  son: { en: 'son sons stepson kids children child', zh: '儿子 孩子 小孩 儿女' },
+  daughter: { en: 'daughter daughters stepdaughter kids children child', zh: '女儿 闺女 孩子 小孩 儿女' },
+  grandchild: {
+    en: 'grandchild grandchildren grandkids grandkid grandson grandsons granddaughter granddaughters',
+    zh: '孙子 孙女 外孙 外孙女 孙辈',
+  },
+  grandparent: {
+    en: 'grandmother grandma granny gran nan nana grandfather grandpa grandad granddad grandparents',
+    zh: '奶奶 爷爷 外婆 外公 姥姥 姥爷',
+  },
+  uncle: { en: 'uncle uncles', zh: '叔叔 舅舅 伯伯 姑父 姨父' },
+  aunt: { en: 'aunt aunts auntie aunty', zh: '阿姨 姑姑 姨妈 舅妈 婶婶' },
+  cousin: { en: 'cousin cousins', zh: '表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹' },
+  nephew: { en: 'nephew nephews niece nieces', zh: '侄子 侄女 外甥 外甥女' },
+};
+
+const ENGLISH = new Map<string, Set<string>>();
+const CHINESE: Array<{ word: string; relations: Set<string> }> = [];
+for (const [relation, { en, zh }] of Object.entries(RELATIONS)) {
+  for (const word of en.split(' ').filter(Boolean)) {
+    const set = ENGLISH.get(word) ?? new Set<string>();
+    set.add(relation);
+    ENGLISH.set(word, set);
+  }
+  for (const word of zh.split(' ').filter(Boolean)) {
+    const entry = CHINESE.find((e) => e.word === word);
+    if (entry) entry.relations.add(relation);
+    else CHINESE.push({ word, relations: new Set([relation]) });
+  }
+}
+// Longest first, so 表妹 is a cousin before 妹 makes her a sister.
+CHINESE.sort((a, b) => b.word.length - a.word.length);
+/** The relations a text names: every one, and the one it is first about (its subject), if any. */
+export interface RelationsNamed {
+  all: ReadonlySet<string>;
+  subject: ReadonlySet<string>;
+}
+
+const NONE: RelationsNamed = { all: new Set(), subject: new Set() };
+
+/** Words before a subject relation: owners and their adjectives ("my little", "her elder", "我的"). */
+const SUBJECT_LEAD_EN =
+  /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)(?:(?:little|younger|older|elder|big|baby|eldest|youngest|late|twin)\s+)*$/iu;
+const SUBJECT_LEAD_ZH = /^(?:[\p{Script=Han}]{0,3}?)(?:的|家)?(?:大|小|亲)?$/u;
+
+export function relationsNamed(text: string): RelationsNamed {
+  if (/\p{Script=Han}/u.test(text)) return chineseRelations(text);
+  const all = new Set<string>();
+  const subject = new Set<string>();
+  const words = /[\p{L}'’-]+/gu;
+  for (let match = words.exec(text); match !== null; match = words.exec(text)) {
+    const word = match[0].toLowerCase().replace(/['’]s$/u, '');
+    const relations = ENGLISH.get(word);
+    if (!relations) continue;
+    for (const r of relations) all.add(r);
+    if (SUBJECT_LEAD_EN.test(text.slice(0, match.index).trimStart())) for (const r of relations) subject.add(r);
+  }
+  return all.size === 0 ? NONE : { all, subject };
+}
+
+function chineseRelations(text: string): RelationsNamed {
+  const all = new Set<string>();
+  const subject = new Set<string>();
+  let rest = text;
+  for (const { word, relations } of CHINESE) {
+    const at = rest.indexOf(word);
+    if (at < 0) continue;
+    for (const r of relations) all.add(r);
+    if (SUBJECT_LEAD_ZH.test(rest.slice(0, at))) for (const r of relations) subject.add(r);
+    // Taken out, so 妹 of 表妹 is not read again.
+    rest = `${rest.slice(0, at)}${'　'.repeat(word.length)}${rest.slice(at + word.length)}`;
+  }
+  return all.size === 0 ? NONE : { all, subject };
+}
+
+/**
+ * How much a fact's relevance counts for a question about a relative: more when the fact is about
+ * that relative (its subject), a little more when it names them ("lives with her parents"), less when it is about another
+ * relative only. 1 when the question names no relative.
+ */
+export function relationWeight(question: RelationsNamed, fact: RelationsNamed, weights: RelationWeights): number {
+  if (question.all.size === 0) return 1;
+  const asked = question.subject.size > 0 ? question.subject : question.all;
+  const meets = (named: ReadonlySet<string>) => [...named].some((r) => asked.has(r));
+  if (meets(fact.subject)) return 1 + weights.about;
+  if (meets(fact.all)) return 1 + weights.about / 4;
+  if (fact.subject.size > 0) return 1 - weights.other;
+  return 1;
+}
+
+export interface RelationWeights {
+  /** Added for a fact about the relative asked about (a quarter of it for one that only names them). */
+  about: number;
+  /** Taken off for a fact about another relative only. */
+  other: number;
+}
