@@ -17,14 +17,17 @@ const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
     en: 'mother mum mom mummy mommy mama stepmother stepmum stepmom parents',
     zh: '妈妈 妈 母亲 老妈 娘 爸妈 父母 继母',
   },
-  brother: { en: 'brother brothers', zh: '' },
-  sister: { en: 'sister sisters', zh: '' },
-  olderBrother: { en: '', zh: '哥哥 哥 大哥 二哥' },
-  youngerBrother: { en: '', zh: '弟弟 弟 小弟' },
-  olderSister: { en: '', zh: '姐姐 姐 大姐 二姐' },
-  youngerSister: { en: '', zh: '妹妹 妹 小妹' },
-  son: { en: 'son sons stepson kids children child', zh: '儿子 孩子 小孩 儿女' },
-  daughter: { en: 'daughter daughters stepdaughter kids children child', zh: '女儿 闺女 孩子 小孩 儿女' },
+  brother: { en: 'brother brothers bro sibling siblings', zh: '' },
+  sister: { en: 'sister sisters sis sibling siblings', zh: '' },
+  olderBrother: { en: '', zh: '哥哥 哥 大哥 二哥 兄弟 兄弟姐妹' },
+  youngerBrother: { en: '', zh: '弟弟 弟 小弟 兄弟 兄弟姐妹' },
+  olderSister: { en: '', zh: '姐姐 姐 大姐 二姐 姐妹 兄弟姐妹' },
+  youngerSister: { en: '', zh: '妹妹 妹 小妹 姐妹 兄弟姐妹' },
+  son: { en: 'son sons stepson kids children child boy boys lad lads', zh: '儿子 孩子 小孩 儿女' },
+  daughter: {
+    en: 'daughter daughters stepdaughter kids children child girl girls lass',
+    zh: '女儿 闺女 孩子 小孩 儿女',
+  },
   grandchild: {
     en: 'grandchild grandchildren grandkids grandkid grandson grandsons granddaughter granddaughters',
     zh: '孙子 孙女 外孙 外孙女 孙辈',
@@ -55,6 +58,7 @@ for (const [relation, { en, zh }] of Object.entries(RELATIONS)) {
 }
 // Longest first, so 表妹 is a cousin before 妹 makes her a sister.
 CHINESE.sort((a, b) => b.word.length - a.word.length);
+
 /** The relations a text names: every one, and the one it is first about (its subject), if any. */
 export interface RelationsNamed {
   all: ReadonlySet<string>;
@@ -66,19 +70,31 @@ const NONE: RelationsNamed = { all: new Set(), subject: new Set() };
 /** Words before a subject relation: owners and their adjectives ("my little", "her elder", "我的"). */
 const SUBJECT_LEAD_EN =
   /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)(?:(?:little|younger|older|elder|big|baby|eldest|youngest|late|twin)\s+)*$/iu;
+/** Words that name a relative only when someone's: "her boy", "my eldest girl" (not "a boy scout"). */
+const POSSESSED_ONLY_EN = new Set(['boy', 'boys', 'lad', 'lads', 'girl', 'girls', 'lass']);
+const POSSESSIVE_BEFORE_EN =
+  /(?:^|\s)(?:my|his|her|their|our|[\p{L}-]+['’]s)\s+(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest)\s+)*$/iu;
+/** A sibling said with its sex: "her male sibling" is her brother. */
+const SEXED_SIBLING_EN: ReadonlyArray<[RegExp, string]> = [
+  [/\bmale\s+(sibling)/giu, 'brother'],
+  [/\bfemale\s+(sibling)/giu, 'sister'],
+];
 const SUBJECT_LEAD_ZH = /^(?:[\p{Script=Han}]{0,3}?)(?:的|家)?(?:大|小|亲)?$/u;
 
 export function relationsNamed(text: string): RelationsNamed {
   if (/\p{Script=Han}/u.test(text)) return chineseRelations(text);
+  const said = SEXED_SIBLING_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), text);
   const all = new Set<string>();
   const subject = new Set<string>();
   const words = /[\p{L}'’-]+/gu;
-  for (let match = words.exec(text); match !== null; match = words.exec(text)) {
+  for (let match = words.exec(said); match !== null; match = words.exec(said)) {
     const word = match[0].toLowerCase().replace(/['’]s$/u, '');
     const relations = ENGLISH.get(word);
     if (!relations) continue;
+    const before = said.slice(0, match.index);
+    if (POSSESSED_ONLY_EN.has(word) && !POSSESSIVE_BEFORE_EN.test(before)) continue;
     for (const r of relations) all.add(r);
-    if (SUBJECT_LEAD_EN.test(text.slice(0, match.index).trimStart())) for (const r of relations) subject.add(r);
+    if (SUBJECT_LEAD_EN.test(before.trimStart())) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
 }

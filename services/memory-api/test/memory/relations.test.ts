@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { relationsNamed, relationWeight } from '../../src/memory/relations.ts';
+
+const WEIGHTS = { about: 0.6, other: 0.35 };
+
+describe('who a question or a fact is about (relations.ts)', () => {
+  it.each([
+    ["What's my father's occupation?", ['father']],
+    ['What line of business is her male sibling in?', ['brother']],
+    ['Which city is my female sibling in?', ['sister']],
+    ['What does her eldest girl do for work?', ['daughter']],
+    ['What trade is her boy training in?', ['son']],
+    ['What is his little sis studying?', ['sister']],
+    ['Where does his older sibling work abroad?', ['brother', 'sister']],
+    ['她丈夫以前开什么车？', ['partner']],
+    ['她闺女干哪一行？', ['daughter']],
+    ['她表妹在哪儿？', ['cousin']],
+  ])('"%s" asks about %j', (question, relations) => {
+    expect([...relationsNamed(question).all].sort()).toEqual([...relations].sort());
+  });
+
+  it.each([
+    'He was a boy scout until he was twelve.',
+    'She teaches a class of girls and boys.',
+    'Where do I live?',
+    '我住在哪里？',
+  ])('"%s" names no relative', (text) => {
+    expect(relationsNamed(text).all.size).toBe(0);
+  });
+
+  it('tells the relative a fact is about from one it only names', () => {
+    expect([...relationsNamed('Her sister Huia works as a nurse.').subject]).toEqual(['sister']);
+    expect([...relationsNamed('He will go on pilgrimage with his mother.').subject]).toEqual([]);
+    expect([...relationsNamed('她女儿韦婷是一名英语老师。').subject]).toEqual(['daughter']);
+    expect([...relationsNamed('我住在伊宁市，跟爸妈住一个院子。').subject]).toEqual([]);
+  });
+
+  it('weighs a fact about the relative asked about up, one about another relative down, and others not at all', () => {
+    const question = relationsNamed('What does my dad do for work?');
+    expect(relationWeight(question, relationsNamed('My dad drives a bus.'), WEIGHTS)).toBeCloseTo(1.6);
+    expect(relationWeight(question, relationsNamed('I live with my parents.'), WEIGHTS)).toBeCloseTo(1.15);
+    expect(relationWeight(question, relationsNamed('My mum is a dentist.'), WEIGHTS)).toBeCloseTo(0.65);
+    expect(relationWeight(question, relationsNamed('I work nights at the harbour.'), WEIGHTS)).toBe(1);
+    expect(relationWeight(relationsNamed('Where do I work?'), relationsNamed('My mum is a dentist.'), WEIGHTS)).toBe(1);
+  });
+});
