@@ -94,6 +94,8 @@ export const MemoryApiEnv = z
     /** A question about a relative: a fact about them counts this share more, one about another relative only this share less. */
     RANK_RELATION_ABOUT: env.number(DEFAULT_RANKING.relationAbout, 0, 2),
     RANK_RELATION_OTHER: env.number(DEFAULT_RANKING.relationOther, 0, 1),
+    /** A question naming no relative: a fact about a relative counts this share less. */
+    RANK_RELATION_OWNER: env.number(DEFAULT_RANKING.relationOwner, 0, 1),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
     RANK_CONFIDENCE_WEIGHT: env.number(DEFAULT_RANKING.confidence, 0, 0.5),
     RANK_RECENCY_WEIGHT: env.number(DEFAULT_RANKING.recency, 0, 0.5),

@@ -118,6 +118,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             wordAlignment: config.RANK_WORD_ALIGNMENT,
             relationAbout: config.RANK_RELATION_ABOUT,
             relationOther: config.RANK_RELATION_OTHER,
+            relationOwner: config.RANK_RELATION_OWNER,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,

@@ -43,6 +43,8 @@ export interface RankingWeights {
    */
   relationAbout: number;
   relationOther: number;
+  /** A question that names no relative asks about the user: a fact about a relative counts this share less. */
+  relationOwner: number;
   /** Shares of the adjustment: score = relevance × ((1 − c − r) + c·confidence + r·recency) × category × decay. */
   confidence: number;
   recency: number;
@@ -62,6 +64,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   wordAlignment: 1,
   relationAbout: 0.6,
   relationOther: 0.35,
+  relationOwner: 0.2,
   confidence: 0.1,
   recency: 0.1,
   recencyHalfLifeDays: 30,

@@ -121,7 +121,8 @@ function chineseRelations(text: string): RelationsNamed {
  * relative only. 1 when the question names no relative.
  */
 export function relationWeight(question: RelationsNamed, fact: RelationsNamed, weights: RelationWeights): number {
-  if (question.all.size === 0) return 1;
+  // "What's her profession?": asked of the user, not of "Lucia's mum, Helena, is a retired teacher".
+  if (question.all.size === 0) return fact.subject.size > 0 ? 1 - weights.owner : 1;
   const asked = question.subject.size > 0 ? question.subject : question.all;
   const meets = (named: ReadonlySet<string>) => [...named].some((r) => asked.has(r));
   if (meets(fact.subject)) return 1 + weights.about;
@@ -135,4 +136,6 @@ export interface RelationWeights {
   about: number;
   /** Taken off for a fact about another relative only. */
   other: number;
+  /** Taken off a fact about a relative when the question names none (it asks about the user). */
+  owner: number;
 }

@@ -131,7 +131,7 @@ async function searchMemories(
   const records = candidates.records.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
   const askedAbout = relationsNamed(request.query);
-  const { relationAbout, relationOther } = deps.settings.ranking;
+  const { relationAbout, relationOther, relationOwner } = deps.settings.ranking;
 
   const query: QueryEvidence = {
     now,
@@ -150,10 +150,11 @@ async function searchMemories(
       decayWeight: record.decay_weight,
     };
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
-    else if (askedAbout.all.size > 0) {
+    else if (askedAbout.all.size > 0 || relationOwner > 0) {
       evidence.about = relationWeight(askedAbout, relationsNamed(record.content), {
         about: relationAbout,
         other: relationOther,
+        owner: relationOwner,
       });
     }
     return evidence;

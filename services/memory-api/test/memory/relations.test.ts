@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { relationsNamed, relationWeight } from '../../src/memory/relations.ts';
 
-const WEIGHTS = { about: 0.6, other: 0.35 };
+const WEIGHTS = { about: 0.6, other: 0.35, owner: 0.2 };
 
 describe('who a question or a fact is about (relations.ts)', () => {
   it.each([
@@ -38,12 +38,15 @@ describe('who a question or a fact is about (relations.ts)', () => {
     expect([...relationsNamed('我住在伊宁市，跟爸妈住一个院子。').subject]).toEqual([]);
   });
 
-  it('weighs a fact about the relative asked about up, one about another relative down, and others not at all', () => {
+  it('weighs a fact about the relative asked about up, one about another relative down, and one about a relative down when the question asks about the user', () => {
     const question = relationsNamed('What does my dad do for work?');
     expect(relationWeight(question, relationsNamed('My dad drives a bus.'), WEIGHTS)).toBeCloseTo(1.6);
     expect(relationWeight(question, relationsNamed('I live with my parents.'), WEIGHTS)).toBeCloseTo(1.15);
     expect(relationWeight(question, relationsNamed('My mum is a dentist.'), WEIGHTS)).toBeCloseTo(0.65);
     expect(relationWeight(question, relationsNamed('I work nights at the harbour.'), WEIGHTS)).toBe(1);
-    expect(relationWeight(relationsNamed('Where do I work?'), relationsNamed('My mum is a dentist.'), WEIGHTS)).toBe(1);
+    const aboutTheUser = relationsNamed('Where do I work?');
+    expect(relationWeight(aboutTheUser, relationsNamed('My mum is a dentist.'), WEIGHTS)).toBeCloseTo(0.8);
+    expect(relationWeight(aboutTheUser, relationsNamed('I work nights at the harbour.'), WEIGHTS)).toBe(1);
+    expect(relationWeight(aboutTheUser, relationsNamed('I live with my parents.'), WEIGHTS)).toBe(1);
   });
 });
