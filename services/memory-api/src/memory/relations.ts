@@ -80,6 +80,14 @@ const SEXED_SIBLING_EN: ReadonlyArray<[RegExp, string]> = [
   [/\bmale\s+(sibling)/giu, 'brother'],
   [/\bfemale\s+(sibling)/giu, 'sister'],
 ];
+/**
+ * A relative said as company, not as whom a text is about: "visit Japan with her husband", "my
+ * wife and I are heading to Crete", "跟爸妈住一个院子". The question is then about the user.
+ */
+const COMPANY_BEFORE_EN =
+  /\bwith\s+(?:my|his|her|their|our)\s+(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest)\s+)*$/iu;
+const COMPANY_AFTER_EN = /^['’]?s?\s+and\s+(?:I|me|myself)\b/u;
+const COMPANY_BEFORE_ZH = /(?:和|跟|同|与|陪)(?:我|她|他|我们)?的?(?:大|小|亲)?$/u;
 const SUBJECT_LEAD_ZH = /^(?:[\p{Script=Han}]{0,3}?)(?:的|家)?(?:大|小|亲)?$/u;
 
 export function relationsNamed(text: string): RelationsNamed {
@@ -94,6 +102,7 @@ export function relationsNamed(text: string): RelationsNamed {
     if (!relations) continue;
     const before = said.slice(0, match.index);
     if (POSSESSED_ONLY_EN.has(word) && !POSSESSIVE_BEFORE_EN.test(before)) continue;
+    if (COMPANY_BEFORE_EN.test(before) || COMPANY_AFTER_EN.test(said.slice(match.index + match[0].length))) continue;
     for (const r of relations) all.add(r);
     if (SUBJECT_LEAD_EN.test(before.trimStart())) for (const r of relations) subject.add(r);
   }
@@ -107,10 +116,12 @@ function chineseRelations(text: string): RelationsNamed {
   for (const { word, relations } of CHINESE) {
     const at = rest.indexOf(word);
     if (at < 0) continue;
-    for (const r of relations) all.add(r);
-    if (SUBJECT_LEAD_ZH.test(rest.slice(0, at))) for (const r of relations) subject.add(r);
+    const company = COMPANY_BEFORE_ZH.test(rest.slice(0, at));
     // Taken out, so 妹 of 表妹 is not read again.
     rest = `${rest.slice(0, at)}${'　'.repeat(word.length)}${rest.slice(at + word.length)}`;
+    if (company) continue;
+    for (const r of relations) all.add(r);
+    if (SUBJECT_LEAD_ZH.test(rest.slice(0, at))) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
 }
