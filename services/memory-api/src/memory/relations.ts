@@ -59,6 +59,13 @@ for (const [relation, { en, zh }] of Object.entries(RELATIONS)) {
 }
 // Longest first, so 表妹 is a cousin before 妹 makes her a sister.
 CHINESE.sort((a, b) => b.word.length - a.word.length);
+const CHINESE_RELATIONS = new Map(CHINESE.map(({ word, relations }) => [word, relations]));
+/** One scan finds every relation word (a search reads every candidate's text with it). */
+const CHINESE_WORDS = new RegExp(CHINESE.map(({ word }) => word).join('|'), 'gu');
+const ENGLISH_WORDS = new RegExp(
+  `(?<![\\p{L}'’-])(?:${[...ENGLISH.keys()].sort((a, b) => b.length - a.length).join('|')})(?:['’]s)?(?![\\p{L}'’-])`,
+  'gu',
+);
 
 /** The relations a text names: every one, and the one it is first about (its subject), if any. */
 export interface RelationsNamed {
@@ -86,20 +93,21 @@ const SEXED_SIBLING_EN: ReadonlyArray<[RegExp, string]> = [
  */
 const COMPANY_BEFORE_EN =
   /\bwith\s+(?:my|his|her|their|our)\s+(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest)\s+)*$/iu;
-const COMPANY_AFTER_EN = /^['’]?s?\s+and\s+(?:I|me|myself)\b/u;
+const COMPANY_AFTER_EN = /^['’]?s?\s+and\s+(?:i|me|myself)\b/u;
 const COMPANY_BEFORE_ZH = /(?:和|跟|同|与|陪)(?:我|她|他|我们)?的?(?:大|小|亲)?$/u;
 const SUBJECT_LEAD_ZH = /^(?:[\p{Script=Han}]{0,3}?)(?:的|家)?(?:大|小|亲)?$/u;
 
 export function relationsNamed(text: string): RelationsNamed {
   if (/\p{Script=Han}/u.test(text)) return chineseRelations(text);
-  const said = SEXED_SIBLING_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), text);
+  const lower = text.toLowerCase();
+  const said = lower.includes('sibling')
+    ? SEXED_SIBLING_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), lower)
+    : lower;
   const all = new Set<string>();
   const subject = new Set<string>();
-  const words = /[\p{L}'’-]+/gu;
-  for (let match = words.exec(said); match !== null; match = words.exec(said)) {
+  for (const match of said.matchAll(ENGLISH_WORDS)) {
     const word = match[0].toLowerCase().replace(/['’]s$/u, '');
-    const relations = ENGLISH.get(word);
-    if (!relations) continue;
+    const relations = ENGLISH.get(word) as ReadonlySet<string>;
     const before = said.slice(0, match.index);
     if (POSSESSED_ONLY_EN.has(word) && !POSSESSIVE_BEFORE_EN.test(before)) continue;
     if (COMPANY_BEFORE_EN.test(before) || COMPANY_AFTER_EN.test(said.slice(match.index + match[0].length))) continue;
@@ -112,16 +120,12 @@ export function relationsNamed(text: string): RelationsNamed {
 function chineseRelations(text: string): RelationsNamed {
   const all = new Set<string>();
   const subject = new Set<string>();
-  let rest = text;
-  for (const { word, relations } of CHINESE) {
-    const at = rest.indexOf(word);
-    if (at < 0) continue;
-    const company = COMPANY_BEFORE_ZH.test(rest.slice(0, at));
-    // Taken out, so 妹 of 表妹 is not read again.
-    rest = `${rest.slice(0, at)}${'　'.repeat(word.length)}${rest.slice(at + word.length)}`;
-    if (company) continue;
+  for (const match of text.matchAll(CHINESE_WORDS)) {
+    const before = text.slice(0, match.index);
+    if (COMPANY_BEFORE_ZH.test(before)) continue;
+    const relations = CHINESE_RELATIONS.get(match[0]) as ReadonlySet<string>;
     for (const r of relations) all.add(r);
-    if (SUBJECT_LEAD_ZH.test(rest.slice(0, at))) for (const r of relations) subject.add(r);
+    if (SUBJECT_LEAD_ZH.test(before)) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
 }
