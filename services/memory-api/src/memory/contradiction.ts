@@ -150,7 +150,8 @@ export function relateStatements(older: Statement, said: Statement): Relation {
       clauseSaysAll(newer, older.topic) ||
       clauseSaysAll(older, newer.topic) ||
       denialCovers(newer, older.topic) ||
-      denialCovers(older, newer.topic);
+      denialCovers(older, newer.topic) ||
+      stoppedWithin(newer, older.topic);
     return sameTopic ? contradicts('negation') : unrelated('different-topic');
   }
   if (older.query && older.query === newer.query && newer.changed && jaccard < 1) {
@@ -277,6 +278,19 @@ function denialCovers(statement: Statement, topic: ReadonlySet<string>): boolean
   const said = new Set([...topic].filter((t) => !/^\d+(?:[.,]\d+)?$/.test(t)));
   return statement.clauses.some(
     (clause) => clause.negative && contains(said, clause.denied) && similarity(clause.denied, said) >= 0.5,
+  );
+}
+
+/**
+ * A change that denies part of what `topic` says: "I don't play Sunday league anymore" after "I
+ * play in a Sunday league football team", "现在不上班了" after "在工地上班" (the older says more
+ * than the denial names, so the denial does not cover most of it).
+ */
+function stoppedWithin(statement: Statement, topic: ReadonlySet<string>): boolean {
+  // The whole clause within the older topic: "小王其实对青霉素不过敏" denies an allergy to something else.
+  return (
+    statement.changed &&
+    statement.clauses.some((clause) => clause.negative && clause.denied.size > 0 && contains(topic, clause.topic))
   );
 }
 

@@ -234,7 +234,7 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'school',
     pattern:
-      /\b(?:goes|go|going|went|moved|moving|switched|switching|transferred|changed)\s+(?:schools?\s+)?to\s+((?:[\p{Lu}][\p{L}'’.-]*\s+)+(?:Primary|Secondary|School|Academy|High|College|Grammar|Elementary|Middle|Infants|Juniors)\b|[\p{Lu}][\p{L}'’.-]*(?:\s+[\p{Lu}][\p{L}'’.-]*)*\s+school\b)/u,
+      /\b(?:goes|go|going|went|moved|moving|switched|switching|transferred|changed)\s+(?:schools?\s+)?to\s+((?:[\p{Lu}][\p{L}'’.-]*\s+)+(?:[Pp]rimary|[Ss]econdary|School|Academy|High|College|Grammar|Elementary|Middle|Infants|Juniors)\b|[\p{Lu}][\p{L}'’.-]*(?:\s+[\p{Lu}][\p{L}'’.-]*)*\s+school\b)/u,
   },
   {
     name: 'residence',
@@ -325,7 +325,7 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'employer',
     pattern:
-      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
+      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
   {
@@ -1241,6 +1241,9 @@ const OWNER_ONLY_ZH = /^(?:我们|我|用户|他们|她们|他|她)$/u;
 const NEW_KEY_ZH = /换了(?:个|一个)?新的?([^，,。；;：:]+?)[，,：:]\s*(?:现在|如今)?(?:是|为)?(.+)$/u;
 /** The new value said in a clause of its own: "我换号了，新号码是…", "搬家了，新地址：…". */
 const NEW_VALUE_ZH = /(?:^|[，,])\s*(?:现在的|新的?)([^，,。；;是为：:]{1,6}?)(?:是|为|：|:)\s*(.+)$/u;
+/** A key said changed, then its new value: "微信号改了，新的是…", "手机号换了，现在是…". */
+const CHANGED_KEY_ZH =
+  /^(?:我们的?|我的?|她的?|他的?)?([^，,。；;]{1,6}?)(?:已经)?(?:改了|换了|变了)[，,]\s*(?:新的|现在的|现在)(?:是|为|：|:)\s*(.+)$/u;
 const KEY_SWITCH_ZH =
   /^(?:我们|我|用户|他们|她们|他|她)?(?:的|把)?([^，,。；;把]+?)(?:已经|现在|也)?(?:改成|换成|改为|换为|换到|变成|更换为|更换成|改到)了?(.+)$/u;
 
@@ -1446,6 +1449,7 @@ function analyseChinese(text: string): Analysis {
     // "赵磊把手机换成了苹果": the key after the owner's name.
     KEY_SWITCH_ZH.exec(body.replace(/[。！!]+$/u, '')) ??
     NEW_KEY_ZH.exec(body) ??
+    CHANGED_KEY_ZH.exec(said) ??
     NEW_VALUE_ZH.exec(body.replace(/[。！!]+$/u, ''));
   // "把手机换成了苹果": the value in the key's words ("苹果手机") names the alternative.
   markAlternatives(kv ? `${body} ${kv[2] ?? ''}${kv[1] ?? ''}` : body, from ?? '', negativeZh(body), frames);

@@ -77,6 +77,13 @@ describe('rule-based contradiction judge', () => {
     ['我在读土木工程专业。', '我转到计算机专业了。'],
     ['我姐在超市当收银员。', '我姐不在超市干了，去开网约车了。'],
     ['我早饭习惯喝牛奶', '我乳糖不耐受，早饭改喝豆浆了'],
+    // Blind-12's misses by class: a school kind in lower case, a retirement, a stop said of part of
+    // what the older says, a key said changed and then its new value.
+    ["My son goes to St Mary's primary", 'My son switched to Oakfield Academy this term'],
+    ['My dad works at the steelworks', "Dad retired from the steelworks in March, he doesn't work anymore"],
+    ['I play in a Sunday league football team', "I don't play Sunday league anymore, my knee's shot"],
+    ['我的微信号是lihua_88', '微信号改了，新的是lihua2026'],
+    ['我爸在工地上班', '我爸去年退休了，现在不上班了'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -130,6 +137,9 @@ describe('rule-based contradiction judge', () => {
     ['她住在柳江边上的一套老房子里，是当年单位分的。', '她只读到初中，十六岁就进了糖厂当工人。'],
     ['My sister Kate works as a nurse in Glasgow.', 'Sam has retrained and is a paramedic now.'],
     ["I'm studying Spanish at the Cervantes Institute.", "I'm studying piano at the Royal Conservatoire."],
+    ['I play chess online most evenings', "I don't play Sunday league anymore, my knee's shot"],
+    ['我妈在超市上班', '我爸去年退休了，现在不上班了'],
+    ["Lucia's mum is a retired primary school teacher.", "Lucia's mum lives in Porto."],
     ['我早上喝咖啡', '我晚上改喝茶了'],
     ['我早饭喝牛奶', '我午饭也改吃面了'],
     ['我哥在超市当保安。', '我姐不在超市干了，去开网约车了。'],
