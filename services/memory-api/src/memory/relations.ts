@@ -10,8 +10,8 @@
 const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
   partner: {
     // Being married, engaged or seeing someone is said of the partner too: "Is she married?".
-    en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée married marriage engaged betrothed dating',
-    zh: '老婆 老公 妻子 丈夫 爱人 老伴 媳妇 太太 先生 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻 结婚 已婚 订婚 谈恋爱',
+    en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée married marriage engaged betrothed dating widow widowed widower divorced',
+    zh: '老婆 老公 妻子 丈夫 爱人 老伴 媳妇 太太 先生 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻 结婚 已婚 订婚 谈恋爱 离婚 丧偶',
   },
   father: { en: 'father dad daddy papa stepfather stepdad parents', zh: '爸爸 爸 父亲 老爸 爹 爸妈 父母 继父' },
   mother: {
@@ -82,11 +82,16 @@ const SUBJECT_LEAD_EN =
 const POSSESSED_ONLY_EN = new Set(['boy', 'boys', 'lad', 'lads', 'girl', 'girls', 'lass']);
 const POSSESSIVE_BEFORE_EN =
   /(?:^|\s)(?:my|his|her|their|our|[\p{L}-]+['’]s)\s+(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest)\s+)*$/iu;
-/** A sibling said with its sex: "her male sibling" is her brother. */
-const SEXED_SIBLING_EN: ReadonlyArray<[RegExp, string]> = [
-  [/\bmale\s+(sibling)/giu, 'brother'],
-  [/\bfemale\s+(sibling)/giu, 'sister'],
+/** A relative said another way: "her male sibling" is her brother, "my old man" my dad. */
+const SAID_OTHERWISE_EN: ReadonlyArray<[RegExp, string]> = [
+  [/\bmale\s+sibling/gu, 'brother'],
+  [/\bfemale\s+sibling/gu, 'sister'],
+  [/\b(my|his|her|their|our)\s+old\s+man\b/gu, '$1 dad'],
+  [/\b(my|his|her|their|our)\s+old\s+lady\b/gu, '$1 mum'],
 ];
+/** A relative whose relative is meant: "her wife's | dad", "她女儿的 | 丈夫" (the dad is asked about, not the wife). */
+const POSSESSOR_EN = /^['’]s\s+(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest)\s+)*$/u;
+const POSSESSOR_ZH = /^的?$/u;
 /**
  * A relative said as company, not as whom a text is about: "visit Japan with her husband", "my
  * wife and I are heading to Crete", "跟爸妈住一个院子". The question is then about the user.
@@ -100,17 +105,19 @@ const SUBJECT_LEAD_ZH = /^(?:[\p{Script=Han}]{0,3}?)(?:的|家)?(?:大|小|亲)?
 export function relationsNamed(text: string): RelationsNamed {
   if (/\p{Script=Han}/u.test(text)) return chineseRelations(text);
   const lower = text.toLowerCase();
-  const said = lower.includes('sibling')
-    ? SEXED_SIBLING_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), lower)
+  const said = /sibling|old (?:man|lady)/u.test(lower)
+    ? SAID_OTHERWISE_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), lower)
     : lower;
+  const matches = [...said.matchAll(ENGLISH_WORDS)];
   const all = new Set<string>();
   const subject = new Set<string>();
-  for (const match of said.matchAll(ENGLISH_WORDS)) {
+  for (const [at, match] of matches.entries()) {
     const word = match[0].toLowerCase().replace(/['’]s$/u, '');
     const relations = ENGLISH.get(word) as ReadonlySet<string>;
     const before = said.slice(0, match.index);
     if (POSSESSED_ONLY_EN.has(word) && !POSSESSIVE_BEFORE_EN.test(before)) continue;
     if (COMPANY_BEFORE_EN.test(before) || COMPANY_AFTER_EN.test(said.slice(match.index + match[0].length))) continue;
+    if (possessorOf(said, match, matches[at + 1], POSSESSOR_EN)) continue;
     for (const r of relations) all.add(r);
     if (SUBJECT_LEAD_EN.test(before.trimStart())) for (const r of relations) subject.add(r);
   }
@@ -120,14 +127,22 @@ export function relationsNamed(text: string): RelationsNamed {
 function chineseRelations(text: string): RelationsNamed {
   const all = new Set<string>();
   const subject = new Set<string>();
-  for (const match of text.matchAll(CHINESE_WORDS)) {
+  const matches = [...text.matchAll(CHINESE_WORDS)];
+  for (const [at, match] of matches.entries()) {
     const before = text.slice(0, match.index);
-    if (COMPANY_BEFORE_ZH.test(before)) continue;
+    if (COMPANY_BEFORE_ZH.test(before) || possessorOf(text, match, matches[at + 1], POSSESSOR_ZH)) continue;
     const relations = CHINESE_RELATIONS.get(match[0]) as ReadonlySet<string>;
     for (const r of relations) all.add(r);
     if (SUBJECT_LEAD_ZH.test(before)) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
+}
+
+/** Whether a relative word is followed, across only a possessive, by another one ("wife's dad"). */
+function possessorOf(text: string, match: RegExpMatchArray, next: RegExpMatchArray | undefined, between: RegExp) {
+  if (next === undefined) return false;
+  const end = (match.index as number) + match[0].replace(/['’]s$/u, '').length;
+  return between.test(text.slice(end, next.index));
 }
 
 /**
