@@ -10,7 +10,7 @@
 const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
   partner: {
     // Being married, engaged or seeing someone is said of the partner too: "Is she married?".
-    en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée married marriage engaged betrothed dating widow widowed widower divorced',
+    en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée gf bf hubby missus wifey married marriage engaged betrothed dating widow widowed widower divorced',
     zh: '老婆 老公 妻子 丈夫 爱人 老伴 媳妇 太太 先生 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻 结婚 已婚 订婚 谈恋爱 离婚 丧偶',
   },
   father: { en: 'father dad daddy papa stepfather stepdad parents', zh: '爸爸 爸 父亲 老爸 爹 爸妈 父母 继父' },

@@ -17,6 +17,7 @@ describe('who a question or a fact is about (relations.ts)', () => {
     ['她女儿的丈夫做什么工作？', ['partner']],
     ["what's my old man doing these days?", ['father']],
     ['Is she married?', ['partner']],
+    ['when am I popping the question to my gf?', ['partner']],
     ['Is he betrothed to anyone?', ['partner']],
     ['她结婚了吗？', ['partner']],
     ['她丈夫以前开什么车？', ['partner']],
