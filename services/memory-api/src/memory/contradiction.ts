@@ -144,6 +144,8 @@ export function relateStatements(older: Statement, said: Statement): Relation {
   const common = overlap(older.topic, newer.topic);
   const contained = common > 0 && common === Math.min(older.topic.size, newer.topic.size);
   if (deniedIn(older, newer.topic) !== deniedIn(newer, older.topic)) {
+    // "I don't go to the gym on Fridays anymore" says nothing against "I go three times a week".
+    if (deniesOnlyAnOccasion(newer, older)) return unrelated('denial-of-an-occasion');
     const sameTopic =
       jaccard >= 0.5 ||
       (contained && Math.max(older.topic.size, newer.topic.size) <= 3) ||
@@ -278,6 +280,19 @@ function denialCovers(statement: Statement, topic: ReadonlySet<string>): boolean
   const said = new Set([...topic].filter((t) => !/^\d+(?:[.,]\d+)?$/.test(t)));
   return statement.clauses.some(
     (clause) => clause.negative && contains(said, clause.denied) && similarity(clause.denied, said) >= 0.5,
+  );
+}
+
+/**
+ * Whether every denial of `newer` is said of an occasion the older statement does not name ("on
+ * Fridays", "周末"): a habit changed for one day, not given up.
+ */
+function deniesOnlyAnOccasion(newer: Statement, older: Statement): boolean {
+  const olderOccasions = new Set(older.clauses.flatMap((clause) => [...clause.when]));
+  const denials = newer.clauses.filter((clause) => clause.negative);
+  return (
+    denials.length > 0 &&
+    denials.every((clause) => clause.when.size > 0 && [...clause.when].some((w) => !olderOccasions.has(w)))
   );
 }
 

@@ -18,7 +18,13 @@ export interface Statement {
    * One entry per clause: its topic terms, whether it denies them, and the terms of what it denies
    * (those after the denial: "膝盖受伤以后就不 | 打篮球了", "I've given up | coffee completely").
    */
-  clauses: ReadonlyArray<{ topic: ReadonlySet<string>; negative: boolean; denied: ReadonlySet<string> }>;
+  /** `when`: the occasions a clause names ("on Fridays", "周末"), which its topic leaves out. */
+  clauses: ReadonlyArray<{
+    topic: ReadonlySet<string>;
+    negative: boolean;
+    denied: ReadonlySet<string>;
+    when: ReadonlySet<string>;
+  }>;
   /** Says something changed ("no longer", "switched", "moved", "now", "不再", "搬到"). */
   changed: boolean;
   /** States a choice among options ("prefers aisle seats", "更喜欢…"). */
@@ -142,6 +148,17 @@ const CUE_TERMS_EN = stems(`
   also too still just even completely totally entirely altogether fully`);
 
 /** Time and frequency words: when, not what. */
+/** Occasions a habit is said of: a day, a part of the day or week, a season (not a month: "since March"). */
+const OCCASION_TERMS_EN = stems(`
+  monday tuesday wednesday thursday friday saturday sunday weekend weekends weekday weekdays morning mornings
+  afternoon afternoons evening evenings night nights lunchtime summer winter`);
+const OCCASIONS_ZH =
+  /周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|工作日|早上|早晨|上午|中午|下午|晚上|夜里|夏天|冬天|春天|秋天/gu;
+
+function occasionsEnglish(clause: string): Set<string> {
+  return new Set(analyzeText(clause).flatMap((t) => (OCCASION_TERMS_EN.has(t.term) ? [t.term] : [])));
+}
+
 const TIME_TERMS_EN = stems(`
   today yesterday tomorrow tonight currently recently lately ago since every each daily weekly monthly yearly
   always usually often sometimes rarely occasionally once twice day week weekend month year morning afternoon
@@ -563,7 +580,7 @@ function analyseEnglish(text: string): Analysis {
     .map((clause) => {
       const denial = NEGATION_EN.exec(clause);
       const denied = denial ? termsOf(clause.slice(denial.index + denial[0].length), owners) : new Set<string>();
-      return { topic: termsOf(clause, owners), negative: denial !== null, denied };
+      return { topic: termsOf(clause, owners), negative: denial !== null, denied, when: occasionsEnglish(clause) };
     });
   const frames = new Map<string, Set<string>>();
   let residence: Statement['residence'] = null;
@@ -1392,7 +1409,12 @@ function analyseChinese(text: string): Analysis {
     .filter((c) => c.trim() !== '')
     .map((clause) => {
       const denied = deniedZh(clause);
-      return { topic: hanTerms(clause), negative: denied !== null, denied: denied ?? new Set<string>() };
+      return {
+        topic: hanTerms(clause),
+        negative: denied !== null,
+        denied: denied ?? new Set<string>(),
+        when: new Set(clause.match(OCCASIONS_ZH) ?? []),
+      };
     });
   const frames = new Map<string, Set<string>>();
   let residence: Statement['residence'] = null;

@@ -77,6 +77,7 @@ describe('rule-based contradiction judge', () => {
     ['我在读土木工程专业。', '我转到计算机专业了。'],
     ['我姐在超市当收银员。', '我姐不在超市干了，去开网约车了。'],
     ['我早饭习惯喝牛奶', '我乳糖不耐受，早饭改喝豆浆了'],
+    ['I play tennis every Saturday', "I don't play tennis on Saturdays anymore"],
     // Blind-12's misses by class: a school kind in lower case, a retirement, a stop said of part of
     // what the older says, a key said changed and then its new value.
     ["My son goes to St Mary's primary", 'My son switched to Oakfield Academy this term'],
@@ -137,6 +138,11 @@ describe('rule-based contradiction judge', () => {
     ['她住在柳江边上的一套老房子里，是当年单位分的。', '她只读到初中，十六岁就进了糖厂当工人。'],
     ['My sister Kate works as a nurse in Glasgow.', 'Sam has retrained and is a paramedic now.'],
     ["I'm studying Spanish at the Cervantes Institute.", "I'm studying piano at the Royal Conservatoire."],
+    // A habit denied for one occasion only is not given up.
+    ['I go to the gym three times a week', "I don't go to the gym on Fridays anymore"],
+    ['I play tennis and golf', "I don't play golf on weekdays anymore"],
+    ['我每天早上跑步', '我周末不跑步了'],
+    ['我在银行上班', '我周六不上班了'],
     ['I play chess online most evenings', "I don't play Sunday league anymore, my knee's shot"],
     ['我妈在超市上班', '我爸去年退休了，现在不上班了'],
     ["Lucia's mum is a retired primary school teacher.", "Lucia's mum lives in Porto."],
