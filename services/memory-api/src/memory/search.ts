@@ -132,6 +132,17 @@ async function searchMemories(
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
   const askedAbout = relationsNamed(request.query);
   const { relationAbout, relationOther, relationOwner } = deps.settings.ranking;
+  const relationWeights = { about: relationAbout, other: relationOther, owner: relationOwner };
+  // A record is scored up to three times (first ranking, keyword-only rescoring, word alignment): its text is read once.
+  const weighedAbout = new Map<string, number>();
+  const aboutOf = (record: CandidateRecord): number => {
+    let weight = weighedAbout.get(record.id);
+    if (weight === undefined) {
+      weight = relationWeight(askedAbout, relationsNamed(record.content), relationWeights);
+      weighedAbout.set(record.id, weight);
+    }
+    return weight;
+  };
 
   const query: QueryEvidence = {
     now,
@@ -150,13 +161,7 @@ async function searchMemories(
       decayWeight: record.decay_weight,
     };
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
-    else if (askedAbout.all.size > 0 || relationOwner > 0) {
-      evidence.about = relationWeight(askedAbout, relationsNamed(record.content), {
-        about: relationAbout,
-        other: relationOther,
-        owner: relationOwner,
-      });
-    }
+    else if (askedAbout.all.size > 0 || relationOwner > 0) evidence.about = aboutOf(record);
     return evidence;
   };
   // The best facts' similarity blended with their words' alignment with the query (word-alignment.ts).
