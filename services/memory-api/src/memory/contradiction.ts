@@ -312,7 +312,13 @@ function stoppedWithin(statement: Statement, topic: ReadonlySet<string>): boolea
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */
 function partnerEnded(older: Statement, newer: Statement): boolean {
   if (older.relative === null || !PARTNERS.has(older.relative) || newer.relative !== null || !newer.ended) return false;
-  return overlap(older.topic, newer.topic) > 0 || newer.text.includes(older.relative);
+  // "My boyfriend is called Liam" → "Liam and I split up": the partner's name, wherever it stands.
+  const names = older.text.match(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu) ?? [];
+  return (
+    overlap(older.topic, newer.topic) > 0 ||
+    newer.text.includes(older.relative) ||
+    names.some((name) => new RegExp(`(?<![\\p{L}])${name}(?![\\p{L}])`, 'u').test(newer.text))
+  );
 }
 
 function contains(whole: ReadonlySet<string>, part: ReadonlySet<string>): boolean {

@@ -187,7 +187,9 @@ const PROFESSIONS_EN = stems(`
   statistician optician surveyor sailor fisherman butcher tailor receptionist secretary janitor caretaker gardener
   coach instructor trainer nanny carer caregiver counsellor counselor dietitian nutritionist physiotherapist physio
   radiologist paediatrician pediatrician actor actress singer dancer bartender courier postman mailman chemist
-  biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat`);
+  biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat rep
+  representative salesperson saleswoman technician welder builder labourer laborer tiler plasterer roofer
+  bricklayer decorator foreman administrator`);
 
 /** Keys whose value is the owner's occupation: "my job is …", "her profession is …". */
 const JOB_KEYS_EN = new Set(
@@ -349,7 +351,7 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     name: 'major',
     pattern: /\b(?:changed|switched)\s+(?:(?:my|his|her|their)\s+)?majors?\b|转专业|换专业|改专业|换了专业/i,
   },
-  { name: 'school', pattern: /\b(?:changed|switched)\s+schools\b|转学|换了学校/i },
+  { name: 'school', pattern: /\b(?:changed|switched)\s+schools\b|\bdropped\s+out\b|转学|换了学校|退学|辍学/i },
   {
     name: 'team',
     pattern:
@@ -538,6 +540,10 @@ function heldBy(frames: Map<string, Set<string>>, relative: string | null): Map<
 export const CHANGED_VALUE = '\u0000changed';
 
 /** Where a frame's value ends: the next clause or a qualifier that is not part of it. */
+/** A child moved to another school by its parents: "we moved my son to St Anne's after half term". */
+const CHILD_MOVED_EN =
+  /\b(?:moved|switched|transferred|changed)\s+(?:my|our|his|her|their)\s+(son|daughter|kids?|child|children|boy|girl|twins)\s+(?:over\s+)?(?:to|into)\s+(.+?)(?=\s+(?:after|at|from|this|last|in|when)\b|$)/i;
+
 const VALUE_END_EN =
   /\s*(?:,|;|\.|!|\?|\band\b|\bbut\b|\bas\b|\bwith\b|\bsince\b|\bfor\b|\bbecause\b|\bwhere\b|\bwhich\b|\bwho\b|\bnear\b|\bnow\b|\bin\s+(?:19|20)\d\d\b)/i;
 
@@ -584,6 +590,11 @@ function analyseEnglish(text: string): Analysis {
     });
   const frames = new Map<string, Set<string>>();
   let residence: Statement['residence'] = null;
+  const childMoved = CHILD_MOVED_EN.exec(trimmed);
+  if (childMoved) {
+    const school = termsOf((childMoved[2] ?? '').split(VALUE_END_EN)[0] ?? '', owners);
+    if (school.size > 0) frames.set(`school@${(childMoved[1] ?? '').toLowerCase()}`, school);
+  }
   for (const { name, pattern } of FRAMES_EN) {
     if (frames.has(name)) continue;
     const match = pattern.exec(trimmed);
@@ -904,6 +915,13 @@ const KEY_SWITCH_EN: ReadonlyArray<{ pattern: RegExp; key: number; value: number
     key: 1,
     value: 2,
   },
+  // "work email changed to …" (said casually, without "my"): a noun phrase, not a person or "everything".
+  {
+    pattern:
+      /^(?!(?:i|we|you|he|she|it|they|everything|nothing|things|plans?)\b)([a-z][a-z -]{1,30}?)\s+(?:(?:has|have)\s+)?(?:been\s+)?(?:changed|updated)\s+to\s+(.+)$/u,
+    key: 1,
+    value: 2,
+  },
   {
     pattern:
       /\b(?:changed|switched)\s+([a-z]+?)s?\s*(?:,|\band\b)\s+(?:(?:is\s+)?now\s+)?(?:sees|uses|goes\s+to|banks\s+with|is\s+with)\s+(.+)$/i,
@@ -1168,6 +1186,8 @@ const PROFESSIONS_ZH =
   '老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者|保安|快递员|外卖员|保姆|理发师|护工|电工|木匠|清洁工|店员|收银员|导游|教练|药剂师|出纳|秘书|前台|主播|模特|空姐|乘务员|保洁|门卫|厨子|裁缝|渔民|矿工|技术员';
 
 const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
+  // "奶奶被我们接到城里来住了", "把爸妈接到深圳住": someone brought to live somewhere.
+  { name: 'residence', pattern: /(?:接到|接去|送到|送去)([^，,。；;！!来去住]+?)(?:来|去)?(?:住|生活|养老)/u },
   {
     name: 'residence',
     pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|搬来了|搬来|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u,
@@ -1245,9 +1265,18 @@ function hanNumber(text: string): string {
 
 const FROM_ZH =
   /从([^，,。；;到]+?)(?:搬|到|换|改|辞职|离职|退学|跳槽|退休)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)|把([^，,。；;]+?)(?:卖|转让|退|送人|送走)(?:掉|给[^，,。；;]*)?了|(?:^|[，,])(?:那|这)?[只条匹头个]?([^，,。；;把]+?)送(?:给|人|走)/u;
+/**
+ * A thing said sold at the start of a clause: "雅阁已经卖掉了", "我的旧车上个月卖了" (read on the whole
+ * text: a thing's name before 已经 reads like an owner's).
+ */
+const SOLD_ZH =
+  /(?:^|[，,])(?:[^，,。；;]{0,4}的)?(?:那|这)?[辆台部个]?([^，,。；;把的]{1,8}?)(?:已经|早就|也|上个月|去年|前几天)*(?:卖掉了|卖了|转手了|处理掉了)/u;
 
 const KEY_VALUE_ZH =
   /^(?:我们|我|用户|他|她|[\p{Script=Han}]{2,3}?)(?:最喜欢|最爱)?的([^是为：:]+)(?:是|为|：|:)(.+)$/u;
+/** A key that needs no 的: "我手机号是…", "她微信号：…". */
+const BARE_KEY_VALUE_ZH =
+  /^(?:我们|我|用户|他|她)((?:手机|电话|微信|QQ|qq|身份证|车牌|工|学)号(?:码)?|手机|电话|邮箱|住址|地址|生日)(?:是|为|：|:)(.+)$/u;
 
 /**
  * A key said as it changes: "我们的供应商改成白云了", "供应商换成白云了", "我们把供应商换成了白云".
@@ -1290,6 +1319,8 @@ function negativeZh(text: string): boolean {
 function deniedZh(text: string): Set<string> | null {
   let rest = text;
   for (const word of NOT_NEGATIONS_ZH) rest = rest.replaceAll(word, '');
+  // 无肉不欢, 无辣不欢: "no X, no joy" says one loves X.
+  rest = rest.replace(/无(\p{Script=Han}{1,2}?)不(?:欢|行|成)/gu, '$1');
   const denial = NEGATION_ZH.exec(rest);
   if (denial === null) return null;
   const after = hanTerms(rest.slice(denial.index + denial[0].length));
@@ -1394,7 +1425,9 @@ function markChangedAttributes(text: string, frames: Map<string, Set<string>>): 
 
 function analyseChinese(text: string): Analysis {
   const trimmed = text.trim();
-  const owner = OWNER_ZH.exec(trimmed)?.[0] ?? '';
+  const named0 = OWNER_ZH.exec(trimmed)?.[0] ?? '';
+  // "女儿转学了": a sentence that begins with a relative is about them, whose word is no one's name.
+  const owner = RELATIVES_ZH.some((r) => named0.startsWith(r)) ? '' : named0;
   const body = trimmed.slice(owner.length);
   let content = trimmed.replace(/[^\p{Script=Han}\p{L}\p{N}]+/gu, '');
   for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
@@ -1425,7 +1458,8 @@ function analyseChinese(text: string): Analysis {
     if (match === null || value === undefined) continue;
     // "和父母住在一起", "在家工作": with whom or from where, not a place or an employer.
     if (/^(?:一起|这里|那里|这儿|那儿|家里?|家中)(?:了|的)?$/u.test(value)) continue;
-    const terms = hanTerms(value.replace(/了$/, ''));
+    // "在读大学": at a university, whichever ("读" is the studying, not the school's name).
+    const terms = hanTerms((name === 'school' ? value.replace(/^(?:读|上|念)/u, '') : value).replace(/了$/, ''));
     if (terms.size === 0) continue;
     // "我公司搬到了天津": the company's move, not the owner's.
     if (
@@ -1463,10 +1497,11 @@ function analyseChinese(text: string): Analysis {
   }
   const make = CAR_MAKES_ZH.exec(body)?.[1];
   if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
-  const from = firstGroup(FROM_ZH.exec(body));
+  const from = firstGroup(FROM_ZH.exec(body)) ?? SOLD_ZH.exec(trimmed)?.[1];
   const said = trimmed.replace(/[。！!]+$/u, '');
   const kv =
     KEY_VALUE_ZH.exec(said) ??
+    BARE_KEY_VALUE_ZH.exec(said) ??
     KEY_SWITCH_ZH.exec(said) ??
     // "赵磊把手机换成了苹果": the key after the owner's name.
     KEY_SWITCH_ZH.exec(body.replace(/[。！!]+$/u, '')) ??

@@ -85,6 +85,25 @@ describe('rule-based contradiction judge', () => {
     ['I play in a Sunday league football team', "I don't play Sunday league anymore, my knee's shot"],
     ['我的微信号是lihua_88', '微信号改了，新的是lihua2026'],
     ['我爸在工地上班', '我爸去年退休了，现在不上班了'],
+    // A new job named by its title, a key changed said casually, a partner named in the break-up, a
+    // child moved to another school, a number without 的, a thing sold named first, 无肉不欢, a
+    // sentence beginning with a relative, someone brought to live elsewhere.
+    [
+      'I work as a receptionist at a dental practice in Leeds',
+      "just started a new job, I'm a sales rep for a paint company now",
+    ],
+    [
+      'My work email is dan.p@harrowfoods.co.uk',
+      'work email changed to daniel.price@harrow-group.com after the rebrand',
+    ],
+    ['My boyfriend is called Liam', 'Liam and I split up in October'],
+    ['My son goes to Oakfield Primary', "we moved my son to St Anne's after half term"],
+    ['我手机号是13812345678', '我手机号换了，新号是13998765432'],
+    ['我开的是一辆本田雅阁', '雅阁已经卖掉了，现在坐地铁上班'],
+    ['我无肉不欢，顿顿都要吃肉', '我现在吃素了，肉一口都不碰'],
+    ['我女儿在实验小学读二年级', '女儿转学了，现在在外国语学校'],
+    ['我奶奶一个人住在农村老家', '奶奶被我们接到城里来住了'],
+    ['我儿子在读大学', '儿子大学退学了，现在在工厂上班'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -149,6 +168,20 @@ describe('rule-based contradiction judge', () => {
     ['我早上喝咖啡', '我晚上改喝茶了'],
     ['我早饭喝牛奶', '我午饭也改吃面了'],
     ['我哥在超市当保安。', '我姐不在超市干了，去开网约车了。'],
+    ['My personal email is danp88@gmail.com', 'work email changed to daniel.price@harrow-group.com after the rebrand'],
+    ['My daughter goes to Oakfield Primary', "we moved my son to St Anne's after half term"],
+    ['My son goes to Oakfield Primary', "we moved my son's bed into the spare room"],
+    ['我开的是一辆本田雅阁', '旧沙发已经卖掉了'],
+    ['我手机号是13812345678', '我微信号是abc123'],
+    ['我儿子在读初一', '女儿转学了，现在在外国语学校'],
+    ['My boyfriend is called Liam', 'Tom and I split the bill'],
+    ['我家住在农村', '我们把奶奶接到深圳来住了'],
+    ['My work email is a@b.com', 'my schedule changed to nights'],
+    // A supervisor or an assistant is someone one has, not one's job.
+    [
+      'The user is a PhD student in marine biology',
+      "Professor Lindqvist (the user's supervisor) wants chapter 3 by December 15.",
+    ],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
@@ -162,6 +195,7 @@ describe('rule-based contradiction judge', () => {
     ['我住在上海', '我住在上海浦东'],
     ['Ben drinks wine with dinner', 'Ben drinks wine with dinner at weekends'],
     ['I drive a Toyota', 'I drive a red Toyota Corolla'],
+    ['我儿子在读大学', '儿子在武汉大学读计算机，大三了'],
   ])('"%s" is refined by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('refines');
   });
