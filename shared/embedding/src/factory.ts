@@ -10,6 +10,7 @@ import {
   V7_FEATURES,
   V8_FEATURES,
   V9_FEATURES,
+  V10_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -17,7 +18,8 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v9` (default: v8 with WordNet's derived forms of listed
+ * The built-in models by name: `builtin-v10` (default: v9 with faith and charity-work answer kinds and the phrases
+ * that ask for or state an age, a home, a commute, free time or a partner), `builtin-v9` (v8 with WordNet's derived forms of listed
  * words, activity verbs taken back by an object, names not read as the things they name),
  * `builtin-v8` (v7 with seven more answer kinds, inflections
  * of listed words and more question phrases), `builtin-v7` (v6 with the light verbs left out of the
@@ -27,6 +29,7 @@ import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batch
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
 export const BUILTIN_MODELS = [
+  'builtin-v10',
   'builtin-v9',
   'builtin-v8',
   'builtin-v7',
@@ -39,6 +42,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
+  'builtin-v10': V10_FEATURES,
   'builtin-v9': V9_FEATURES,
   'builtin-v8': V8_FEATURES,
   'builtin-v7': V7_FEATURES,
@@ -85,7 +89,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v9'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v10'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

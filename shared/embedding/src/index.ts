@@ -19,6 +19,7 @@ export {
   V7_FEATURES,
   V8_FEATURES,
   V9_FEATURES,
+  V10_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

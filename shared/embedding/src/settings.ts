@@ -16,9 +16,10 @@ export const EmbeddingEnv = z.object({
   EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
   /**
    * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
-   * builtin: `builtin-v9` (default: word vectors without light verbs and names, answer kinds with
-   * WordNet and its derived forms, Chinese words + lexical features), or the models of earlier
-   * releases `builtin-v8` (no derived forms, names read as words), `builtin-v7` (seven answer
+   * builtin: `builtin-v10` (default: word vectors without light verbs and names, answer kinds with
+   * WordNet and its derived forms, faith and charity work among them, ages read from numbers of
+   * years, Chinese words + lexical features), or the models of earlier releases `builtin-v9` (no
+   * faith or charity kinds, no age phrases), `builtin-v8` (no derived forms, names read as words), `builtin-v7` (seven answer
    * kinds fewer, no inflections of listed words), `builtin-v6` (light verbs
    * weighed like other words), `builtin-v5` (five answer kinds fewer),
    * `builtin-v4` (answer kinds without WordNet),

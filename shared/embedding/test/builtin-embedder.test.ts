@@ -16,6 +16,8 @@ import {
   V6_FEATURES,
   V7_FEATURES,
   V8_FEATURES,
+  V9_FEATURES,
+  V10_FEATURES,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
@@ -65,8 +67,9 @@ describe('BuiltinEmbedder', () => {
   };
 
   it('encodes algorithm version and dimension in the model name', () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v9-256');
-    expect(embedder.model).toBe('builtin-v9-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v10-256');
+    expect(embedder.model).toBe('builtin-v10-512');
+    expect(new BuiltinEmbedder({ features: V9_FEATURES }).model).toBe('builtin-v9-512');
     expect(new BuiltinEmbedder({ features: V8_FEATURES }).model).toBe('builtin-v8-512');
     expect(new BuiltinEmbedder({ features: V7_FEATURES }).model).toBe('builtin-v7-512');
     expect(new BuiltinEmbedder({ features: V6_FEATURES }).model).toBe('builtin-v6-512');
@@ -79,7 +82,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v9x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v10x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });
@@ -163,6 +166,18 @@ describe('BuiltinEmbedder', () => {
       digest512: '71d881bb1b97288ba0e607641bdecd97bf61c980d65526c25a9313d2d3d34e78',
       digest64: 'fbd9335b28dce5018aeeb470226ffd0ebb9fd5376c229f1591b714df75bdf056',
     },
+    {
+      // Digests of the vectors of release 232074d (v9: derived forms, activities, names), at two dimensions.
+      model: 'builtin-v9',
+      features: V9_FEATURES,
+      texts: [
+        'How old is she?',
+        '她奶奶今年八十八岁了。',
+        'He is 31, a Methodist, and volunteers at the food bank in his free time.',
+      ],
+      digest512: '45f6191545176b03abc6842a61eae14be82ab945055914198ad064d235e1d46f',
+      digest64: 'f3314ab911d238b3f7baf8a247e54aa55d694a8324a38662826428c2a408e5b9',
+    },
   ];
 
   it.each(pinnedReleases)(
@@ -174,6 +189,29 @@ describe('BuiltinEmbedder', () => {
       expect(await digest(64)).toBe(release.digest64);
     },
   );
+
+  it('meets a question about an age, a faith, charity work, where someone is based, how they get around, their free time, their other half or a trade with its fact better than builtin-v9 did', async () => {
+    const v9 = new BuiltinEmbedder({ features: V9_FEATURES, wordTable });
+    const v10 = new BuiltinEmbedder({ features: V10_FEATURES, wordTable });
+    // Each question, its fact, and a fact about something else.
+    const cases: Array<[string, string, string]> = [
+      ['How old is she?', 'She turned 44 last March.', 'She has a twelve-month lease on a flat.'],
+      ['What age is he?', "He's 31 and lives with his girlfriend.", 'He lives with two flatmates.'],
+      ['她多大了？', '她今年五十二岁。', '她住在重庆。'],
+      ['What religion is she?', 'She is a Methodist and sings in the chapel choir.', 'She sings in a rock band.'],
+      [
+        'Does he do any charity work?',
+        'He volunteers at the food bank on Saturdays.',
+        'He works at the bank on Saturdays.',
+      ],
+      ["Where's she based?", 'She lives in a flat in Leith.', 'She works in a bakery.'],
+      ['How does he get around?', 'He rides a motorbike everywhere.', 'He reads comics everywhere.'],
+      ['What does she do in her free time?', 'She paints watercolours at weekends.', 'She is a dentist.'],
+      ['What does his other half do?', 'His wife is a paramedic.', 'His sister lives in Munich.'],
+      ["What's his trade?", "He's a plumber, mostly bathrooms.", "He's from Cluj."],
+    ];
+    await expectBetterMargins(cases, v10, v9, 0.05);
+  });
 
   it('meets a question about sleep, surgery, eyesight, dairy, herbs, a team, an aim or a hometown, or a fact naming an inflected member, with its fact better than builtin-v7 did', async () => {
     const v7 = new BuiltinEmbedder({ features: V7_FEATURES, wordTable });

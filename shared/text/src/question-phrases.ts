@@ -37,13 +37,42 @@ const V8_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   [/(?:哪里|哪儿|哪个地方|什么地方)(?:的)?人/gu, '$&老家'],
 ];
 
-/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's). */
-export type QuestionPhraseSet = 5 | 6 | 8;
+/**
+ * builtin-v10's too: everyday phrases that ask for, or state, a kind in words that name none. A
+ * question asks someone's *age* with "how old" or "what age", and a fact states it with a number
+ * of years ("is 31", "turned 44", "a twelve-year-old", "born in 1974", 五十二岁): both are read
+ * with the age cue beside their words. Where someone is *based* or *stays* asks for their home;
+ * how someone *gets around* or *gets to work* for how they travel; *free time* and *days off* for
+ * pastimes; one's *other half* is a partner; *popping the question* is a proposal.
+ */
+const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
+  ...V8_QUESTION_PHRASES,
+  [/\bhow\s+old\b|\bwhat\s+age\b/giu, ' age '],
+  [
+    /(?:\bis|\bam|['’]m|['’]s|\bare|\bturned|\bturning|\bturns|\baged?|\bjust)\s+(?:\d{1,3}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]?(?:one|two|three|four|five|six|seven|eight|nine))?\b(?![\d,.:])(?!\s*(?:%|percent|kg|kilos?|km|miles?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times|am|pm|o'clock|euros?|pounds?|dollars?|quid|k\b))/giu,
+    '$& age',
+  ],
+  [/\b(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)[\s-]years?[\s-]old\b/giu, '$& age'],
+  [/\bborn\s+(?:in\s+)?(?:19|20)\d\d\b/giu, '$& age'],
+  [/(?:\d{1,3}|[一二两三四五六七八九十]{1,3})岁|多大年纪|多大了|几岁|多少岁|年纪/gu, '$&年龄'],
+  [/\bwhere(?:\s+(?:do|does|did|is|are|am)|['’]s)\s+\S+\s+(?:stay|staying|based)\b/giu, '$& home'],
+  [
+    /\bget(?:s|ting)?\s+(?:around|about)\b|\bget(?:s|ting)?\s+to\s+(?:work|the\s+office|the\s+station|school|uni)\b/giu,
+    '$& commute',
+  ],
+  [/\b(?:free|spare|down)\s*time\b|\bdays?\s+off\b/giu, '$& hobby'],
+  [/\bother\s+half\b/giu, ' partner '],
+  [/\bpop(?:s|ping|ped)?\s+the\s+question\b/giu, ' propose '],
+];
+
+/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's and v9's, 10 = v10's). */
+export type QuestionPhraseSet = 5 | 6 | 8 | 10;
 
 const PHRASE_SETS: Readonly<Record<QuestionPhraseSet, readonly (readonly [RegExp, string])[]>> = {
   5: QUESTION_PHRASES,
   6: V6_QUESTION_PHRASES,
   8: V8_QUESTION_PHRASES,
+  10: V10_QUESTION_PHRASES,
 };
 
 /** `text` with the question phrases of `set` replaced by the cue of the kind they ask for. */

@@ -249,6 +249,31 @@ const INFLECTIONS_DERIVATION = 1;
 /** Bumped when the word-form rules (`wordFormKinds`, the names list) change what they find. */
 const WORD_FORMS_DERIVATION = 2;
 
+/**
+ * builtin-v10's kinds: v8's, with more of the words questions use to ask for them (one's *trade*), and two more things everyday questions about a person ask for in other
+ * words than the fact's (an age needs no kind: question-phrases.ts reads "how old" and "turned 44"
+ * with the word *age* beside theirs, nor does money, whose words' other senses — pay a visit,
+ * spend a holiday, save a life, 省 the province — are everywhere): faith ("what *religion*…?" → "a *Methodist*", "goes to *mosque*"),
+ * and charity work ("does she *volunteer*?" → "helps at the *food bank*").
+ * Members are found as for v5. General knowledge, not tuned to any dataset.
+ */
+const V10_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
+  ...V8_ANSWER_TYPES,
+  occupation: moreOf(V8_ANSWER_TYPES, 'occupation', 'trade trades'),
+  faith: {
+    cues: 'religion religions religious faith faiths church churches worship worships pray prays praying believer spiritual',
+    members:
+      'christian catholic methodist baptist anglican presbyterian muslim buddhist hindu sikh jewish protestant ' +
+      'mosque synagogue chapel church',
+    anchors: 'religion#2 religious_person#1 place_of_worship#1',
+  },
+  charity: {
+    cues: 'charity charities charitable volunteer volunteers volunteering',
+    members: 'charity volunteer volunteers volunteering fundraising donates donate fundraiser',
+    anchors: 'charity#2',
+  },
+};
+
 /** A set of kinds as one model version uses it. */
 export interface AnswerKindSet {
   types: Readonly<Record<string, AnswerType & { anchors?: string }>>;
@@ -301,6 +326,9 @@ export const ANSWER_KINDS_V8: AnswerKindSet = {
  */
 export const ANSWER_KINDS_V9: AnswerKindSet = { ...ANSWER_KINDS_V8, wordForms: true };
 
+/** builtin-v10's kinds: v10's definitions, read as v9 reads its own (see `AnswerKindSet.wordForms`). */
+export const ANSWER_KINDS_V10: AnswerKindSet = { ...ANSWER_KINDS_V9, types: V10_ANSWER_TYPES };
+
 /** The kind set of a `answerKindSet` feature value (see features.ts). */
 export function answerKindSet(version: number): AnswerKindSet {
   if (version === 4) return ANSWER_KINDS_V4;
@@ -308,7 +336,8 @@ export function answerKindSet(version: number): AnswerKindSet {
   if (version === 6) return ANSWER_KINDS_V6;
   if (version === 8) return ANSWER_KINDS_V8;
   if (version === 9) return ANSWER_KINDS_V9;
-  throw new RangeError(`no answer kind set ${version} (4, 5, 6, 8 or 9)`);
+  if (version === 10) return ANSWER_KINDS_V10;
+  throw new RangeError(`no answer kind set ${version} (4, 5, 6, 8, 9 or 10)`);
 }
 
 /** Names a set's definitions: a derived file made from other definitions is not used. */

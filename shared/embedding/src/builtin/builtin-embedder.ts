@@ -20,6 +20,7 @@ import {
   V7_FEATURES,
   V8_FEATURES,
   V9_FEATURES,
+  V10_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
 import { WordAligner } from './word-alignment.ts';
@@ -46,7 +47,7 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v9';
+export const BUILTIN_ALGORITHM_VERSION = 'v10';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
@@ -54,6 +55,7 @@ const ANSWER_KINDS_V6_ALGORITHM_VERSION = 'v6';
 const LIGHT_VERBS_V7_ALGORITHM_VERSION = 'v7';
 const ANSWER_KINDS_V8_ALGORITHM_VERSION = 'v8';
 const ANSWER_KINDS_V9_ALGORITHM_VERSION = 'v9';
+const ANSWER_KINDS_V10_ALGORITHM_VERSION = 'v10';
 const WORD_VECTOR_ALGORITHM_VERSION = 'v3';
 const LEXICAL_ALGORITHM_VERSION = 'v2';
 
@@ -310,7 +312,7 @@ function namesIn(text: string, commonNouns: ReadonlySet<string>): Map<string, 'g
 
 /** The question phrases a model reads beside its answer kinds (see @hindsight/text). */
 function questionPhraseSet(answerKindSet: number): QuestionPhraseSet {
-  return answerKindSet >= 8 ? 8 : answerKindSet >= 6 ? 6 : 5;
+  return answerKindSet >= 10 ? 10 : answerKindSet >= 8 ? 8 : answerKindSet >= 6 ? 6 : 5;
 }
 
 /** English light verbs (the forms that are not stop words): see `BuiltinFeatures.lightVerbs`. */
@@ -337,12 +339,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v9`, v8's (v9 without WordNet's word forms, activities and names) `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v10`, v9's (v10 without its two answer kinds and phrases) `builtin-v9`, v8's (v9 without WordNet's word forms, activities and names) `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V10_FEATURES)) return `builtin-${ANSWER_KINDS_V10_ALGORITHM_VERSION}-${dimension}`;
   if (same(V9_FEATURES)) return `builtin-${ANSWER_KINDS_V9_ALGORITHM_VERSION}-${dimension}`;
   if (same(V8_FEATURES)) return `builtin-${ANSWER_KINDS_V8_ALGORITHM_VERSION}-${dimension}`;
   if (same(V7_FEATURES)) return `builtin-${LIGHT_VERBS_V7_ALGORITHM_VERSION}-${dimension}`;

@@ -44,7 +44,8 @@ export interface BuiltinFeatures {
    * Which answer kinds (see answer-types.ts): 4 = builtin-v4's (members by word-vector centroid
    * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms),
    * 6 = builtin-v6's (v5's and five more kinds), 8 = builtin-v8's (v6's, seven more kinds, inflections),
-   * 9 = builtin-v9's (v8's, WordNet's derived forms, activities taken back by an object, names read as names).
+   * 9 = builtin-v9's (v8's, WordNet's derived forms, activities taken back by an object, names read as names),
+   * 10 = builtin-v10's (v9's, faith and charity work, *trade* for an occupation).
    */
   answerKindSet: number;
   /**
@@ -163,8 +164,18 @@ export const V9_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 9,
 });
 
+/**
+ * What `builtin-v10-*` computes: v9 with v10's answer kinds (faith and charity work; *trade* asks
+ * for an occupation) and question phrases (a number of years read as an
+ * age, "how old", where someone is based, how someone gets around, free time, other half).
+ */
+export const V10_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V9_FEATURES,
+  answerKindSet: 10,
+});
+
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V9_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V10_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();
