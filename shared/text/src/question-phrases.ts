@@ -49,7 +49,7 @@ const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   ...V8_QUESTION_PHRASES,
   [/\bhow\s+old\b|\bwhat\s+age\b/giu, ' age '],
   [
-    /(?:\bis|\bam|['’]m|['’]s|\bare|\bturned|\bturning|\bturns|\baged?|\bjust)\s+(?:\d{1,3}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]?(?:one|two|three|four|five|six|seven|eight|nine))?\b(?![\d,.:])(?!\s*(?:%|percent|kg|kilos?|km|miles?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times|am|pm|o'clock|euros?|pounds?|dollars?|quid|k\b))/giu,
+    /(?:\bis|\bam|['’]m|['’]s|\bare|\bturned|\bturning|\bturns|\baged?|\bjust)\s+(?:\d{1,3}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]?(?:one|two|three|four|five|six|seven|eight|nine))?\b(?![\d,.:])(?!\s*(?:%|percent|kg|kilos?|km|miles?|metres?|meters?|cm|foot|feet|ft|inch(?:es)?|stone|lbs?|degrees?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times|am|pm|o'clock|past|to\b|of\b|out\b|per\b|a\s+(?:day|week|month|year)\b|points?|goals?|euros?|pounds?|dollars?|quid|k\b))/giu,
     '$& age',
   ],
   [/\b(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)[\s-]years?[\s-]old\b/giu, '$& age'],
@@ -82,7 +82,7 @@ export function rewriteQuestionPhrases(text: string, set: QuestionPhraseSet = 5)
   return out;
 }
 
-/** The keyword terms of a query, its question phrases (builtin-v6's set) read as the kinds they ask for. */
+/** The keyword terms of a query, its question phrases (builtin-v10's set: "how old" asks for an age, not for "old") read as the kinds they ask for. */
 export function queryKeywordTokens(query: string): string[] {
-  return keywordTokens(rewriteQuestionPhrases(query, 6));
+  return keywordTokens(rewriteQuestionPhrases(query, 10));
 }

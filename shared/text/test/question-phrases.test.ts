@@ -33,9 +33,37 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(rewriteQuestionPhrases('他是什么地方的人？', 8)).toBe('他是什么地方的人老家？');
     // Still v6's phrases too.
     expect(rewriteQuestionPhrases('When was she born?', 8)).toBe('When was she born birthday?');
-    // The keyword query and builtin-v6/v7's vectors read the v6 set: they must not change.
+    // builtin-v6/v7's vectors read the v6 set: they must not change.
     for (const text of ['Where did he grow up?', '她是哪里人？']) expect(rewriteQuestionPhrases(text, 6)).toBe(text);
-    expect(queryKeywordTokens('Where did he grow up?')).toEqual(keywordTokens('Where did he grow up?'));
+  });
+
+  it('reads an age from "how old", "what age" and a number of years, on questions and facts alike (the v10 set); not a measure or a time', () => {
+    expect(queryKeywordTokens('How old is she?')).toEqual(keywordTokens('age'));
+    expect(queryKeywordTokens('What age is Tom?')).toEqual(keywordTokens('age Tom'));
+    expect(rewriteQuestionPhrases("He's 31 and lives with his girlfriend.", 10)).toBe(
+      "He's 31 age and lives with his girlfriend.",
+    );
+    expect(rewriteQuestionPhrases('She turned 44 last March', 10)).toBe('She turned 44 age last March');
+    expect(rewriteQuestionPhrases('a twelve-year-old Border collie', 10)).toBe('a twelve-year-old age Border collie');
+    expect(rewriteQuestionPhrases('Eleanor was born in 1974', 10)).toBe('Eleanor was born in 1974 age');
+    expect(rewriteQuestionPhrases('她今年五十二岁。', 10)).toBe('她今年五十二岁年龄。');
+    expect(rewriteQuestionPhrases('她多大了？', 10)).toBe('她多大了年龄？');
+    for (const text of ['The commute is 5 minutes', 'The rent is 2,300 a month', 'I am 5 foot 2', 'It is 10 past 3']) {
+      expect(rewriteQuestionPhrases(text, 10)).toBe(text);
+    }
+    // Earlier sets are what they were.
+    expect(rewriteQuestionPhrases('How old is she?', 8)).toBe('How old is she?');
+  });
+
+  it('reads a home, a commute, free time, a partner and a proposal from the phrases that ask for them (the v10 set)', () => {
+    expect(queryKeywordTokens("Where's she based?")).toEqual(keywordTokens('based home'));
+    expect(queryKeywordTokens('where do I stay?')).toEqual(keywordTokens('stay home'));
+    expect(queryKeywordTokens('How does he get around?')).toEqual(keywordTokens('around commute'));
+    expect(queryKeywordTokens('what do i do on my day off?')).toEqual(keywordTokens('day hobby'));
+    expect(queryKeywordTokens('What does his other half do?')).toEqual(keywordTokens('partner occupation'));
+    expect(queryKeywordTokens('is he going to pop the question?')).toEqual(keywordTokens('going propose'));
+    // The keyword query reads the v8 phrases too.
+    expect(queryKeywordTokens('Where did he grow up?')).toEqual(keywordTokens('grow hometown'));
   });
 
   it('leaves other questions and statements as they are', () => {
