@@ -1,5 +1,5 @@
 /**
- * Who a question asks about, when it is someone of the user's family: "what does my dad do?",
+ * Who a question asks about, when it is someone of the user's family or a friend: "what does my dad do?",
  * "her partner's job?", "她丈夫开什么车？". A fact about that relative ("My dad drives a bus",
  * "她老公开出租") answers it; a fact about another one ("My mum is a dentist") does not, however
  * alike the two read to word vectors (mother and father, sister and wife sit close together in
@@ -13,9 +13,9 @@ const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
     en: 'wife wives husband husbands spouse spouses partner partners boyfriend girlfriend fiance fiancee fiancé fiancée gf bf hubby missus wifey married marriage engaged betrothed dating widow widowed widower divorced',
     zh: '老婆 老公 妻子 丈夫 爱人 老伴 媳妇 太太 先生 男朋友 女朋友 男友 女友 对象 未婚夫 未婚妻 结婚 已婚 订婚 谈恋爱 离婚 丧偶',
   },
-  father: { en: 'father dad daddy papa stepfather stepdad parents', zh: '爸爸 爸 父亲 老爸 爹 爸妈 父母 继父' },
+  father: { en: 'father dad dads daddy papa stepfather stepdad parents', zh: '爸爸 爸 父亲 老爸 爹 爸妈 父母 继父' },
   mother: {
-    en: 'mother mum mom mummy mommy mama stepmother stepmum stepmom parents',
+    en: 'mother mum mom mam mammy mummy mommy mama stepmother stepmum stepmom parents',
     zh: '妈妈 妈 母亲 老妈 娘 爸妈 父母 继母',
   },
   brother: { en: 'brother brothers bro sibling siblings', zh: '' },
@@ -34,13 +34,18 @@ const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
     zh: '孙子 孙女 外孙 外孙女 孙辈',
   },
   grandparent: {
-    en: 'grandmother grandma granny gran nan nana grandfather grandpa grandad granddad grandparents',
-    zh: '奶奶 爷爷 外婆 外公 姥姥 姥爷',
+    en: 'grandmother grandma granny gran nan nana nanna grandfather grandpa grandad granddad gramps grandparent grandparents',
+    zh: '奶奶 爷爷 外婆 外公 姥姥 姥爷 祖父 祖母 外祖父 外祖母',
   },
   uncle: { en: 'uncle uncles', zh: '叔叔 舅舅 伯伯 姑父 姨父' },
   aunt: { en: 'aunt aunts auntie aunty', zh: '阿姨 姑姑 姨妈 舅妈 婶婶' },
   cousin: { en: 'cousin cousins', zh: '表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹' },
   nephew: { en: 'nephew nephews niece nieces', zh: '侄子 侄女 外甥 外甥女' },
+  // Not family, but as often asked about as if: "what does his closest pal do?", 我死党在哪上班？
+  friend: {
+    en: 'friend friends mate mates pal pals buddy buddies bestie bff',
+    zh: '朋友 好友 闺蜜 哥们儿 哥们 死党 发小',
+  },
 };
 
 const ENGLISH = new Map<string, Set<string>>();
@@ -77,7 +82,7 @@ const NONE: RelationsNamed = { all: new Set(), subject: new Set() };
 
 /** Words before a subject relation: owners and their adjectives ("my little", "her elder", "我的"). */
 const SUBJECT_LEAD_EN =
-  /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)(?:(?:little|younger|older|elder|big|baby|eldest|youngest|late|twin)\s+)*$/iu;
+  /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest|late|twin|best|closest)\s+)*$/iu;
 /** Words that name a relative only when someone's: "her boy", "my eldest girl" (not "a boy scout"). */
 const POSSESSED_ONLY_EN = new Set(['boy', 'boys', 'lad', 'lads', 'girl', 'girls', 'lass']);
 const POSSESSIVE_BEFORE_EN =
@@ -136,6 +141,11 @@ function chineseRelations(text: string): RelationsNamed {
     if (SUBJECT_LEAD_ZH.test(before)) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
+}
+
+/** A question that asks for a person ("Who does she walk with?", 她跟谁住？): a relative is then the answer. */
+export function asksForAPerson(question: string): boolean {
+  return /^\s*(?:who|whom|whose|with\s+whom)\b/iu.test(question) || /谁/u.test(question);
 }
 
 /** Whether a relative word is followed, across only a possessive, by another one ("wife's dad"). */

@@ -15,7 +15,7 @@ import { answeredHit, type HitEvidence, type QueryEvidence, type Ranked, roundSc
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
-import { relationsNamed, relationWeight } from './relations.ts';
+import { asksForAPerson, relationsNamed, relationWeight } from './relations.ts';
 import { SearchDeadline, TIMED_OUT } from './search-deadline.ts';
 import { isSessionTurn } from './session-turns.ts';
 import { SimilarityBackgrounds } from './similarity-background.ts';
@@ -132,7 +132,12 @@ async function searchMemories(
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
   const askedAbout = relationsNamed(request.query);
   const { relationAbout, relationOther, relationOwner } = deps.settings.ranking;
-  const relationWeights = { about: relationAbout, other: relationOther, owner: relationOwner };
+  // "Who does she walk with?" asks for a person: a fact about a relative is no answer about someone else.
+  const relationWeights = {
+    about: relationAbout,
+    other: relationOther,
+    owner: asksForAPerson(request.query) ? 0 : relationOwner,
+  };
   // A record is scored up to three times (first ranking, keyword-only rescoring, word alignment): its text is read once.
   const weighedAbout = new Map<string, number>();
   const aboutOf = (record: CandidateRecord): number => {

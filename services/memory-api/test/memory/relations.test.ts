@@ -23,6 +23,11 @@ describe('who a question or a fact is about (relations.ts)', () => {
     ['她丈夫以前开什么车？', ['partner']],
     ['她闺女干哪一行？', ['daughter']],
     ['她表妹在哪儿？', ['cousin']],
+    // A friend is asked about as a relative is; a mam is a mother, a 祖父 a grandparent.
+    ['what does his closest pal do?', ['friend']],
+    ['我死党在哪上班？', ['friend']],
+    ['what does his mam do?', ['mother']],
+    ['祖父现在还好吗？', ['grandparent']],
   ])('"%s" asks about %j', (question, relations) => {
     expect([...relationsNamed(question).all].sort()).toEqual([...relations].sort());
   });
@@ -45,6 +50,10 @@ describe('who a question or a fact is about (relations.ts)', () => {
     expect([...relationsNamed('Her sister Huia works as a nurse.').subject]).toEqual(['sister']);
     expect([...relationsNamed('He will go on pilgrimage with his mother.').subject]).toEqual([]);
     expect([...relationsNamed('她女儿韦婷是一名英语老师。').subject]).toEqual(['daughter']);
+    expect([...relationsNamed('His best mate Vlad is a crane operator down at Dublin Port.').subject]).toEqual([
+      'friend',
+    ]);
+    expect([...relationsNamed('His mam Ileana still lives in Cluj.').subject]).toEqual(['mother']);
   });
 
   it('weighs a fact about the relative asked about up, one about another relative down, and one about a relative down when the question asks about the user', () => {

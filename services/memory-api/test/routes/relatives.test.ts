@@ -77,7 +77,7 @@ describe('questions about a relative', () => {
     const own = new Set(OWN_FACTS.map(([fact]) => fact));
     for (const [query, user] of [
       ['Where do I work?', 'sofie'],
-      ['Who do I live with?', 'sofie'],
+      ['Where do I live?', 'sofie'],
       ['我住在哪里？', 'ayiguli'],
       ['cello', 'sofie'],
     ]) {
@@ -97,6 +97,21 @@ describe('questions about a relative', () => {
         await weighed.app.inject({ method: 'POST', url: '/retrieve', payload: { query: question, user_id: user } })
       ).json().results as Array<{ score: number }>;
       for (const r of results) expect(r.score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('answer a question asking who with the facts about relatives at their full scores: a relative is then the answer', async () => {
+    for (const [query, user] of [
+      ['Who do I live with?', 'sofie'],
+      ['Who plays the violin?', 'sofie'],
+      ['谁在深圳当护士？', 'ayiguli'],
+    ]) {
+      const ask = async (t: TestApp) =>
+        (await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: user } })).json()
+          .results as Array<{ content: string; score: number }>;
+      const [a, b] = [await ask(weighed), await ask(unweighed)];
+      expect(a.length, query).toBeGreaterThan(0);
+      for (const r of a) expect(r.score, `${query}: ${r.content}`).toBe(b.find((x) => x.content === r.content)?.score);
     }
   });
 
