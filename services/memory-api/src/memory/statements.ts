@@ -324,7 +324,9 @@ const COUNT_EN =
 const PET_GONE_EN =
   /\b(?:gave away|given away|giving away|rehomed|re-homed)\s+(?:his|her|their|my|our)\s+(dogs?|cats?|rabbits?|hamsters?|parrots?|horses?|puppy|kitten)\b(?!['’])/i;
 const PET_GONE_ZH = /(?:^|的|把)(狗|猫|兔子?)(?:[^，,。；;]{0,4})(?:送人|送走)了/u;
-const COUNT_ZH = /(?:有|养了|养着|养)([一二两三四五六七八九十\d]+)(?:只|个|条|辆|套|位|台|匹|头)?(\p{Script=Han})/u;
+/** "养了两只猫", "有一个女儿"; a name and a colour or size before the thing are skipped ("养了一只叫“煤球”的黑猫", "一只小狗"). */
+const COUNT_ZH =
+  /(?:有|养了|养着|养)([一二两三四五六七八九十\d]+)(?:只|个|条|辆|套|位|台|匹|头)?(?:叫[“"「『]?[^，,。；;的]{1,8}?[”"」』]?的)?(?:[黑白黄橘灰花大小胖](?=\p{Script=Han}))?(\p{Script=Han})/u;
 const HAN_NUMERALS: ReadonlyMap<string, string> = new Map<string, string>([
   ...[...'一二三四五六七八九十'].map((c, i): [string, string] => [c, String(i + 1)]),
   ['两', '2'],
@@ -612,6 +614,8 @@ function analyseEnglish(text: string): Analysis {
     if (name === 'residence' && /^based\b/i.test(match[0]) && WORKPLACE_EN.test(valueText)) continue;
     // "to visit Huia, who moved to Australia": another person's attribute, not the owner's.
     if (OTHER_PERSON_CLAUSE_EN.test(before)) continue;
+    // "She split from Thabo; he drives a minibus taxi": a later clause about someone else.
+    if (otherPronounSubject(trimmed, before)) continue;
     // "has a son who works at Google", "her daughter is 5": the relative's attribute, not the owner's.
     const holder = holderEnglish(before);
     frames.set(holder ? `${name}@${holder}` : name, terms);
@@ -727,6 +731,20 @@ const HOLDER_EN = new RegExp(
  */
 const OTHER_PERSON_CLAUSE_EN =
   /\S\s+\p{Lu}[\p{L}'’-]*,?\s+who\s+(?:(?:now|still|also|just|currently|recently|finally|has|have|had|is|was|been)\s+)*$/u;
+
+const SUBJECT_PRONOUN_EN = /^(?:i|we|he|she|they)$/u;
+
+/**
+ * Whether the clause a frame's phrase is in (after a comma or semicolon) has a pronoun for its
+ * subject other than the one the statement begins with: "She split from Thabo; | he drives a
+ * taxi", "I left Dave, | he lives in Leeds now". A statement that begins with a name says nothing
+ * of which pronoun stands for it.
+ */
+function otherPronounSubject(text: string, before: string): boolean {
+  const first = /^\s*([\p{L}]+)/u.exec(text)?.[1]?.toLowerCase() ?? '';
+  const clause = /[,;]\s*([\p{L}]+)\s+(?:[\p{L}'’]+\s+){0,3}$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+  return SUBJECT_PRONOUN_EN.test(first) && SUBJECT_PRONOUN_EN.test(clause) && first !== clause;
+}
 
 /**
  * Whether the words before a frame's phrase end in a subject that is a thing, not the owner nor a
@@ -1251,6 +1269,20 @@ const CAR_MAKES_ZH =
 const AGE_ZH =
   /(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁(?!(?:时|的时候|那年|那会|就|起|开始|以前|之前|以后|之后|后|前|上))/u;
 
+/** An animal a clause keeps or names: "养了一只叫“煤球”的黑猫", "有条狗". */
+const ANIMAL_ZH = /(?:养|[只条匹头])[^，,。；;]*?(?:猫|狗|鸟|鱼|兔|龟|鼠|鹦鹉|马)/u;
+
+/**
+ * Whether an age is said of an animal: its clause has no subject of its own ("…的黑猫，| 已经十二岁了")
+ * or has 它, and the clause before keeps or names an animal.
+ */
+function ageOfAnAnimalZh(body: string, index: number): boolean {
+  const clauses = body.slice(0, index).split(/[，,]/u);
+  const own = clauses.pop() ?? '';
+  const previous = clauses.pop() ?? '';
+  return /^(?:它|已经|今年|都|才|也|刚|快|满)/u.test(own.trim() || '已经') && ANIMAL_ZH.test(previous);
+}
+
 /** "三十一" → "31", "十八" → "18", "两" → "2", "42" → "42". */
 function hanNumber(text: string): string {
   if (/^\d+$/.test(text)) return String(Number(text));
@@ -1471,6 +1503,8 @@ function analyseChinese(text: string): Analysis {
       )
     )
       continue;
+    // "在社区当志愿者": a volunteer's role is no job.
+    if (name === 'occupation' && /志愿者|义工|志愿/u.test(value)) continue;
     const holder = holderChinese(body, match.index, match[0].length);
     frames.set(holder ? `${name}@${holder}` : name, terms);
     if (name === 'residence' && !holder) {
@@ -1490,7 +1524,7 @@ function analyseChinese(text: string): Analysis {
   if (marital) frames.set('marital', new Set([marital]));
   markChangedAttributes(body, frames);
   const age = AGE_ZH.exec(body);
-  if (age !== null) {
+  if (age !== null && !ageOfAnAnimalZh(body, age.index)) {
     // "有一个五岁的女儿": the daughter's age, not 郑凯's.
     const holder = holderChinese(body, age.index, age[0].length);
     frames.set(holder ? `age@${holder}` : 'age', new Set([hanNumber(age[1] ?? '')]));

@@ -104,6 +104,10 @@ describe('rule-based contradiction judge', () => {
     ['我女儿在实验小学读二年级', '女儿转学了，现在在外国语学校'],
     ['我奶奶一个人住在农村老家', '奶奶被我们接到城里来住了'],
     ['我儿子在读大学', '儿子大学退学了，现在在工厂上班'],
+    ['I live in Leeds', 'I left Leeds, we live in York now'],
+    ['She drives a Honda', 'She sold the Honda; she drives a Kia now'],
+    ['我今年三十岁', '我今年三十一岁了'],
+    ['我养了一只小狗', '我现在养了两只狗'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -177,6 +181,16 @@ describe('rule-based contradiction judge', () => {
     ['My boyfriend is called Liam', 'Tom and I split the bill'],
     ['我家住在农村', '我们把奶奶接到深圳来住了'],
     ['My work email is a@b.com', 'my schedule changed to nights'],
+    // Another person's clause, an animal's age, a volunteer's role (blind-14's false supersedes).
+    [
+      "She split from Sipho's dad, Thabo, three years ago; he drives a minibus taxi in Durban now and pays maintenance, mostly on time.",
+      'She drives a white 2018 Toyota Corolla Quest she bought second-hand from her cousin.',
+    ],
+    ['She lives in Leeds with two cats', 'She split from Dave; he lives in York now'],
+    ['高淑珍1960年腊月出生在黑龙江双城，今年66岁。', '她养了一只叫“煤球”的黑猫，已经十二岁了。'],
+    ['我今年三十岁', '我养了一条狗，今年三岁了'],
+    ['高淑珍退休前在哈尔滨火车站当了三十年售票员。', '她在社区当志愿者，疫情那几年负责给独居老人送菜。'],
+    ['我是护士', '我周末在医院当志愿者'],
     // A supervisor or an assistant is someone one has, not one's job.
     [
       'The user is a PhD student in marine biology',
