@@ -61,7 +61,11 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(queryKeywordTokens('How does he get around?')).toEqual(keywordTokens('around commute'));
     expect(queryKeywordTokens('what do i do on my day off?')).toEqual(keywordTokens('day hobby'));
     expect(queryKeywordTokens('What does his other half do?')).toEqual(keywordTokens('partner occupation'));
-    expect(queryKeywordTokens('is he going to pop the question?')).toEqual(keywordTokens('going propose'));
+    expect(queryKeywordTokens('is he going to pop the question?')).toEqual(keywordTokens('propose'));
+    // Nor does it search for the light verbs keep and go.
+    expect(queryKeywordTokens('Do they keep a dog?')).toEqual(keywordTokens('dog'));
+    expect(queryKeywordTokens('where are we going for the summer trip')).toEqual(keywordTokens('summer trip'));
+    expect(queryKeywordTokens('What does she take for her migraines?')).toEqual(keywordTokens('take migraines'));
     // The keyword query reads the v8 phrases too.
     expect(queryKeywordTokens('Where did he grow up?')).toEqual(keywordTokens('grow hometown'));
   });
