@@ -178,6 +178,19 @@ describe('BuiltinEmbedder', () => {
       digest512: '45f6191545176b03abc6842a61eae14be82ab945055914198ad064d235e1d46f',
       digest64: 'f3314ab911d238b3f7baf8a247e54aa55d694a8324a38662826428c2a408e5b9',
     },
+    {
+      // The default's vectors as first released (v10: faith, charity, age and other phrases, 6 December 2026):
+      // a change to them is a new model version.
+      model: 'builtin-v10',
+      features: V10_FEATURES,
+      texts: [
+        'How old is he, and what does he do for work?',
+        '她奶奶今年八十八岁了，她多大了？',
+        "He's 31, a Methodist, and volunteers at the food bank in his free time; his other half rents a flat.",
+      ],
+      digest512: '41a8e3b3a0086f97daba00983073bc9d68ff5968941af77a64f48d78bdcee4fc',
+      digest64: '35dc245b6a6476bb18ba7d855187f89507113df0e6bb6543052e731a09bc1163',
+    },
   ];
 
   it.each(pinnedReleases)(

@@ -42,8 +42,9 @@ const V8_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
  * question asks someone's *age* with "how old" or "what age", and a fact states it with a number
  * of years ("is 31", "turned 44", "a twelve-year-old", "born in 1974", 五十二岁): both are read
  * with the age cue beside their words. Where someone is *based* or *stays* asks for their home;
- * how someone *gets around* or *gets to work* for how they travel; *free time* and *days off* for
- * pastimes; one's *other half* is a partner; *popping the question* is a proposal.
+ * how someone *gets around* or *gets to work* for how they travel; what someone *does for work*
+ * for an occupation, as "for a living" does; *free time* and *days off* for pastimes; one's *other
+ * half* is a partner; *popping the question* is a proposal.
  */
 const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   ...V8_QUESTION_PHRASES,
@@ -61,6 +62,7 @@ const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
     '$& commute',
   ],
   [/\b(?:free|spare|down)\s*time\b|\bdays?\s+off\b/giu, '$& hobby'],
+  [/\b(?:do|does|did|doing)\s+for\s+(?:work|a\s+job|money)\b/giu, ' occupation '],
   [/\bother\s+half\b/giu, ' partner '],
   [/\bpop(?:s|ping|ped)?\s+the\s+question\b/giu, ' propose '],
 ];

@@ -61,6 +61,8 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(queryKeywordTokens('How does he get around?')).toEqual(keywordTokens('around commute'));
     expect(queryKeywordTokens('what do i do on my day off?')).toEqual(keywordTokens('day hobby'));
     expect(queryKeywordTokens('What does his other half do?')).toEqual(keywordTokens('partner occupation'));
+    expect(queryKeywordTokens('What does he do for work?')).toEqual(keywordTokens('occupation'));
+    expect(queryKeywordTokens('What did my father do for a job?')).toEqual(keywordTokens('father occupation'));
     expect(queryKeywordTokens('is he going to pop the question?')).toEqual(keywordTokens('propose'));
     // Nor does it search for the light verbs keep and go.
     expect(queryKeywordTokens('Do they keep a dog?')).toEqual(keywordTokens('dog'));
