@@ -43,6 +43,13 @@ async function firstPlaced(t: TestApp): Promise<string[]> {
   return first;
 }
 
+/** The results of `/retrieve` for one user's query, with the default top_k. */
+async function retrieve(t: TestApp, query: string, user: string): Promise<Array<{ content: string; score: number }>> {
+  const response = await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: user } });
+  expect(response.statusCode).toBe(200);
+  return response.json().results;
+}
+
 let weighed: TestApp;
 let unweighed: TestApp;
 
@@ -80,11 +87,8 @@ describe('questions about a relative', () => {
       ['Where do I live?', 'sofie'],
       ['我住在哪里？', 'ayiguli'],
       ['cello', 'sofie'],
-    ]) {
-      const ask = async (t: TestApp) =>
-        (await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: user } })).json()
-          .results as Array<{ content: string; score: number }>;
-      const [a, b] = [await ask(weighed), await ask(unweighed)];
+    ] as Array<[string, string]>) {
+      const [a, b] = [await retrieve(weighed, query, user), await retrieve(unweighed, query, user)];
       const scoreIn = (results: Array<{ content: string; score: number }>, content: string) =>
         results.find((r) => r.content === content)?.score;
       for (const r of a) {
@@ -105,11 +109,8 @@ describe('questions about a relative', () => {
       ['Who do I live with?', 'sofie'],
       ['Who plays the violin?', 'sofie'],
       ['谁在深圳当护士？', 'ayiguli'],
-    ]) {
-      const ask = async (t: TestApp) =>
-        (await t.app.inject({ method: 'POST', url: '/retrieve', payload: { query, user_id: user } })).json()
-          .results as Array<{ content: string; score: number }>;
-      const [a, b] = [await ask(weighed), await ask(unweighed)];
+    ] as Array<[string, string]>) {
+      const [a, b] = [await retrieve(weighed, query, user), await retrieve(unweighed, query, user)];
       expect(a.length, query).toBeGreaterThan(0);
       for (const r of a) expect(r.score, `${query}: ${r.content}`).toBe(b.find((x) => x.content === r.content)?.score);
     }
