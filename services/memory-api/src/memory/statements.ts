@@ -541,11 +541,11 @@ function heldBy(frames: Map<string, Set<string>>, relative: string | null): Map<
 /** A frame value meaning "changed, to something not said". */
 export const CHANGED_VALUE = '\u0000changed';
 
-/** Where a frame's value ends: the next clause or a qualifier that is not part of it. */
 /** A child moved to another school by its parents: "we moved my son to St Anne's after half term". */
 const CHILD_MOVED_EN =
   /\b(?:moved|switched|transferred|changed)\s+(?:my|our|his|her|their)\s+(son|daughter|kids?|child|children|boy|girl|twins)\s+(?:over\s+)?(?:to|into)\s+(.+?)(?=\s+(?:after|at|from|this|last|in|when)\b|$)/i;
 
+/** Where a frame's value ends: the next clause or a qualifier that is not part of it. */
 const VALUE_END_EN =
   /\s*(?:,|;|\.|!|\?|\band\b|\bbut\b|\bas\b|\bwith\b|\bsince\b|\bfor\b|\bbecause\b|\bwhere\b|\bwhich\b|\bwho\b|\bnear\b|\bnow\b|\bin\s+(?:19|20)\d\d\b)/i;
 
@@ -1457,9 +1457,9 @@ function markChangedAttributes(text: string, frames: Map<string, Set<string>>): 
 
 function analyseChinese(text: string): Analysis {
   const trimmed = text.trim();
-  const named0 = OWNER_ZH.exec(trimmed)?.[0] ?? '';
+  const leading = OWNER_ZH.exec(trimmed)?.[0] ?? '';
   // "女儿转学了": a sentence that begins with a relative is about them, whose word is no one's name.
-  const owner = RELATIVES_ZH.some((r) => named0.startsWith(r)) ? '' : named0;
+  const owner = RELATIVES_ZH.some((r) => leading.startsWith(r)) ? '' : leading;
   const body = trimmed.slice(owner.length);
   let content = trimmed.replace(/[^\p{Script=Han}\p{L}\p{N}]+/gu, '');
   for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
