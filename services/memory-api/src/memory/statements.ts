@@ -1203,6 +1203,9 @@ const OWNER_ZH =
 const PROFESSIONS_ZH =
   '老师|教师|医生|护士|律师|程序员|工程师|设计师|会计|厨师|司机|学生|警察|记者|作家|销售|演员|歌手|画家|农民|工人|服务员|翻译|研究员|教授|科学家|建筑师|飞行员|消防员|军人|公务员|牙医|兽医|自由职业者|保安|快递员|外卖员|保姆|理发师|护工|电工|木匠|清洁工|店员|收银员|导游|教练|药剂师|出纳|秘书|前台|主播|模特|空姐|乘务员|保洁|门卫|厨子|裁缝|渔民|矿工|技术员';
 
+/** A role done for nothing, "在社区当志愿者": no job (as PASTIME_EN's "volunteer" is not in English). */
+const VOLUNTARY_ZH = /志愿者|义工|志愿/u;
+
 const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   // "奶奶被我们接到城里来住了", "把爸妈接到深圳住": someone brought to live somewhere.
   { name: 'residence', pattern: /(?:接到|接去|送到|送去)([^，,。；;！!来去住]+?)(?:来|去)?(?:住|生活|养老)/u },
@@ -1503,8 +1506,7 @@ function analyseChinese(text: string): Analysis {
       )
     )
       continue;
-    // "在社区当志愿者": a volunteer's role is no job.
-    if (name === 'occupation' && /志愿者|义工|志愿/u.test(value)) continue;
+    if (name === 'occupation' && VOLUNTARY_ZH.test(value)) continue;
     const holder = holderChinese(body, match.index, match[0].length);
     frames.set(holder ? `${name}@${holder}` : name, terms);
     if (name === 'residence' && !holder) {

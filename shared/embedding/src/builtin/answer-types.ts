@@ -250,12 +250,13 @@ const INFLECTIONS_DERIVATION = 1;
 const WORD_FORMS_DERIVATION = 2;
 
 /**
- * builtin-v10's kinds: v8's, with more of the words questions use to ask for them (one's *trade*), and two more things everyday questions about a person ask for in other
- * words than the fact's (an age needs no kind: question-phrases.ts reads "how old" and "turned 44"
- * with the word *age* beside theirs, nor does money, whose words' other senses — pay a visit,
- * spend a holiday, save a life, 省 the province — are everywhere): faith ("what *religion*…?" → "a *Methodist*", "goes to *mosque*"),
- * and charity work ("does she *volunteer*?" → "helps at the *food bank*").
- * Members are found as for v5. General knowledge, not tuned to any dataset.
+ * builtin-v10's kinds: v8's, with one more word questions use to ask for an occupation (one's
+ * *trade*), and two more things everyday questions about a person ask for in other words than the
+ * fact's: faith ("what *religion*…?" → "a *Methodist*", "goes to *mosque*") and charity work ("does
+ * she *volunteer*?" → "helps at the *food bank*"). An age needs no kind (question-phrases.ts reads
+ * "how old" and "turned 44" with the word *age* beside theirs), nor does money, whose words' other
+ * senses — pay a visit, spend a holiday, save a life, 省 the province — are everywhere. Members are
+ * found as for v5. General knowledge, not tuned to any dataset.
  */
 const V10_ANSWER_TYPES: Readonly<Record<string, WordNetAnswerType>> = {
   ...V8_ANSWER_TYPES,
