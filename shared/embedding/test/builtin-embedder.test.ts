@@ -66,7 +66,8 @@ describe('BuiltinEmbedder', () => {
     return cosine(va as Float32Array, vb as Float32Array);
   };
 
-  it('encodes algorithm version and dimension in the model name', () => {
+  // Each earlier preset derives its answer-kind table on first use (~5 s each on a fresh cache).
+  it('encodes algorithm version and dimension in the model name', { timeout: 120_000 }, () => {
     expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v10-256');
     expect(embedder.model).toBe('builtin-v10-512');
     expect(new BuiltinEmbedder({ features: V9_FEATURES }).model).toBe('builtin-v9-512');

@@ -13,14 +13,15 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import {
-  ANSWER_KINDS_V9,
   type AnswerKindSet,
   type AnswerTypeIndex,
+  answerKindSet,
   answerKindsFingerprint,
   decodeAnswerKinds,
   deriveAnswerKinds,
   encodeAnswerKinds,
 } from '../answer-types.ts';
+import { BUILTIN_FEATURES } from '../features.ts';
 import { deriveChineseTable, readChineseSource } from './chinese.ts';
 import { type DerivationOptions, deriveWordTable } from './derive.ts';
 import { WORD_TABLE_FORMAT, WordTable, WordTableFormatError } from './word-table.ts';
@@ -87,7 +88,7 @@ export interface DerivedLexicon {
 export function loadDerivedLexicon(
   english: WordTable,
   location: WordTableLocation = {},
-  kindSet: AnswerKindSet = ANSWER_KINDS_V9,
+  kindSet: AnswerKindSet = answerKindSet(BUILTIN_FEATURES.answerKindSet),
 ): DerivedLexicon {
   const dictionary = installedPackage(CHINESE_DICTIONARY_PACKAGE, 'Chinese dictionary');
   const englishName = basename(wordTablePath(location), '.bin');
