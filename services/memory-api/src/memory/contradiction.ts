@@ -4,7 +4,9 @@ import {
   analyseStatement,
   CHANGED_VALUE,
   habitChangedZh,
+  NO_VALUE,
   PARTNERS,
+  partnerNamed,
   relativeNamedFirst,
   type Statement,
 } from './statements.ts';
@@ -196,9 +198,22 @@ function compareFrames(older: Statement, newer: Statement, names: readonly strin
         ? refines(`same-attribute:${name}`)
         : contradicts(`same-attribute:${name}`);
     }
+    // "is a firefighter" → "is a watch manager at Speke fire station": a rank within the job (its first word).
+    if (name === 'occupation' && rankWithin(was, newer.topic)) return refines('same-attribute:occupation:rank');
+    // "is a retired teacher" → "retired in 2019": the retirement said again.
+    if (name === 'occupation' && was.has('retir') && now.has(CHANGED_VALUE))
+      return refines('same-attribute:occupation:retired');
+    // "is engaged to Connor" → "called off the engagement and split up": the break-up is the new state, not its denial.
+    if (name === 'marital' && newer.ended && ![...now].every((v) => was.has(v)))
+      return contradicts('same-attribute:marital');
     return compareValues(older, newer, was, now, `same-attribute:${name}`);
   });
   return verdicts.find((v) => v.kind === 'contradicts') ?? verdicts[0] ?? unrelated('different-subject');
+}
+
+/** An older job word that is a compound beginning with a word of the newer statement: "firefight(er)" and "fire station" (not "teacher" and "teaching"). */
+function rankWithin(job: ReadonlySet<string>, topic: ReadonlySet<string>): boolean {
+  return [...job].some((j) => [...topic].some((t) => t.length >= 4 && j.length - t.length >= 4 && j.startsWith(t)));
 }
 
 /** Frames of one relative ("age@son") that both statements set. */
@@ -238,6 +253,10 @@ function compareValues(
   // "changed jobs" after "works at Google": the attribute moved on, whatever to.
   if (newer.has(CHANGED_VALUE)) return older.has(CHANGED_VALUE) ? refines(rule) : contradicts(`${rule}:changed`);
   if (older.has(CHANGED_VALUE)) return unrelated('earlier-change');
+  // "我没有车" → "买了一辆特斯拉": one has one now (or none any more), whatever either clause denies.
+  if (older.has(NO_VALUE) || newer.has(NO_VALUE)) {
+    return older.has(NO_VALUE) === newer.has(NO_VALUE) ? refines(rule) : contradicts(`${rule}:none`);
+  }
   if (deniedIn(olderStatement, older) !== deniedIn(newerStatement, newer)) {
     // "doesn't live in Madrid" says nothing against "lives in Berlin".
     return overlap(older, newer) > 0 ? contradicts(`${rule}:negated`) : unrelated('different-value');
@@ -311,14 +330,24 @@ function stoppedWithin(statement: Statement, topic: ReadonlySet<string>): boolea
 
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */
 function partnerEnded(older: Statement, newer: Statement): boolean {
-  if (older.relative === null || !PARTNERS.has(older.relative) || newer.relative !== null || !newer.ended) return false;
+  if (newer.relative !== null || !newer.ended) return false;
+  // "我跟男朋友阿杰住在一起" → "我跟阿杰分手了": the owner's statement named the partner the owner left.
+  const named = older.relative === null ? partnerNamed(older.text) : null;
+  if (named !== null) return mentionsName(newer.text, named);
+  if (older.relative === null || !PARTNERS.has(older.relative)) return false;
   // "My boyfriend is called Liam" → "Liam and I split up": the partner's name, wherever it stands.
   const names = older.text.match(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu) ?? [];
   return (
     overlap(older.topic, newer.topic) > 0 ||
     newer.text.includes(older.relative) ||
-    names.some((name) => new RegExp(`(?<![\\p{L}])${name}(?![\\p{L}])`, 'u').test(newer.text))
+    names.some((name) => mentionsName(newer.text, name))
   );
+}
+
+/** A name said in a text: a Latin one as a word of its own, a Chinese one anywhere (words are not spaced). */
+function mentionsName(text: string, name: string): boolean {
+  if (/\p{Script=Han}/u.test(name)) return text.includes(name);
+  return new RegExp(`(?<![\\p{L}])${name}(?![\\p{L}])`, 'u').test(text);
 }
 
 function contains(whole: ReadonlySet<string>, part: ReadonlySet<string>): boolean {

@@ -171,7 +171,7 @@ const RELATIVES_EN = new Set(
   words(`daughter daughters son sons husband wife partner boyfriend girlfriend fiance fiancee mother mom mum father
   dad parents sister sisters brother brothers friend friends boss manager colleague colleagues coworker neighbour
   neighbor kid kids child children baby cousin aunt uncle grandma grandpa grandmother grandfather nephew niece
-  dog cat puppy kitten pet roommate flatmate team`),
+  dog cat puppy kitten pet roommate flatmate team ex ex-husband ex-wife ex-boyfriend ex-girlfriend ex-partner`),
 );
 
 const OWNER_WORDS_EN = new Set(words('i me my mine we our he him his she her they them their user customer person'));
@@ -189,7 +189,8 @@ const PROFESSIONS_EN = stems(`
   radiologist paediatrician pediatrician actor actress singer dancer bartender courier postman mailman chemist
   biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat rep
   representative salesperson saleswoman technician welder builder labourer laborer tiler plasterer roofer
-  bricklayer decorator foreman administrator`);
+  bricklayer decorator foreman administrator signalman guard conductor dispatcher operator porter steward
+  stewardess attendant lorry trucker miner shepherd ranger warden`);
 
 /** Keys whose value is the owner's occupation: "my job is …", "her profession is …". */
 const JOB_KEYS_EN = new Set(
@@ -295,6 +296,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   },
   // "drives a Toyota", "drives Teslas" — not "drives to work", "drives my kids to school" or
   // "drove the van to Leeds" (a trip, not one's car).
+  // "bought a Honda Civic": a car of a known make, bought (not "bought a Dyson").
+  {
+    name: 'car',
+    pattern:
+      /\b(?:bought|buys|buying|got|leased|leasing)\s+(?:a|an|my|his|her|their|our)\s+(?:(?:new|used|second-hand|secondhand|brand-new|old|electric)\s+)*((?:Toyota|Honda|Ford|Tesla|BMW|Audi|Volkswagen|VW|Mercedes|Nissan|Hyundai|Kia|Mazda|Subaru|Volvo|Skoda|Peugeot|Renault|Fiat|Jeep|Chevrolet|Chevy|Lexus|Porsche|Vauxhall|Citroen|Citroën|Dodge|Jaguar|Land Rover|Range Rover|Mitsubishi|Suzuki|Dacia|Polestar|Rivian|BYD|MG)\b(?:\s+[A-Z0-9][\w-]*)*)/i,
+  },
   {
     name: 'car',
     pattern:
@@ -349,6 +356,12 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
       /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
+  // Retired: no occupation any more, whatever it was.
+  {
+    name: 'occupation',
+    pattern:
+      /\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|\b(?:stopped|quit)\s+working\b|退休了|退了休/i,
+  },
   {
     name: 'major',
     pattern: /\b(?:changed|switched)\s+(?:(?:my|his|her|their)\s+)?majors?\b|转专业|换专业|改专业|换了专业/i,
@@ -490,6 +503,18 @@ export const PARTNERS: ReadonlySet<string> = new Set([
   ...PARTNERS_ZH,
 ]);
 
+/** A partner named beside their word: "lives with her boyfriend Tom", "我跟男朋友阿杰住在一起". */
+const PARTNER_NAMED_EN = /\b(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)\s*,?\s+(\p{Lu}[\p{L}'’-]+)/u;
+const PARTNER_NAMED_ZH = new RegExp(
+  `(?:${PARTNERS_ZH.join('|')}|男友|女友|未婚夫|未婚妻)(\\p{Script=Han}{2,3}?)(?=住|在|一|是|的|和|跟|[，,。；;]|$)`,
+  'u',
+);
+
+/** The name of a partner a statement names (about whomever it is), or null. */
+export function partnerNamed(text: string): string | null {
+  return PARTNER_NAMED_EN.exec(text)?.[1] ?? PARTNER_NAMED_ZH.exec(text)?.[1] ?? null;
+}
+
 /** Words that say which single-valued attribute a statement is about, in either language: how its neighbours are found. */
 const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   residence: 'live lives lived living moved relocated based home 住 搬 定居 生活',
@@ -540,6 +565,10 @@ function heldBy(frames: Map<string, Set<string>>, relative: string | null): Map<
 
 /** A frame value meaning "changed, to something not said". */
 export const CHANGED_VALUE = '\u0000changed';
+/** The value of an attribute one has none of: "doesn't have a car", "我没有车". */
+export const NO_VALUE = '\u0000none';
+const NO_CAR =
+  /\b(?:do(?:es)?n['’]t|do(?:es)? not|never)\s+(?:have|own)\s+(?:a\s+)?car\b|\bha(?:s|ve)\s+no\s+car\b|\bcar-free\b|没有车|没车|没买车/iu;
 
 /** A child moved to another school by its parents: "we moved my son to St Anne's after half term". */
 const CHILD_MOVED_EN =
@@ -661,6 +690,7 @@ function analyseEnglish(text: string): Analysis {
     (eatsMeat ? 'omnivore' : undefined) ??
     (eatenAgain === undefined ? undefined : dietOfFood(eatenAgain));
   if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
+  if (!frames.has('car') && NO_CAR.test(trimmed)) frames.set('car', new Set([NO_VALUE]));
   const marital = ENGAGEMENT_OFF_EN.test(trimmed) ? 'single' : MARITAL_EN.exec(trimmed)?.[1];
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
   const fromMatch = FROM_EN.exec(trimmed);
@@ -867,7 +897,13 @@ function predicateEnglish(text: string): string {
   );
 }
 
+/** A later clause naming one of the owner's things: "The flat was sold, so my landlord is now …". */
+const LATER_POSSESSED_KEY_EN =
+  /[,;]\s*(?:so|and|but|and now|now)?\s*((?:my|his|her|their|our)\s+[\p{L}'’ -]{1,40}?\s+(?:is|are)\s+.+)$/iu;
+
 function keyValueEnglish(text: string, owners: ReadonlySet<string>): Statement['keyValue'] {
+  const later = LATER_POSSESSED_KEY_EN.exec(text)?.[1];
+  if (later !== undefined && !POSSESSIVE.test(text.split(/[,;]/u)[0] ?? '')) return keyValueEnglish(later, owners);
   const match = KEY_VALUE_EN.exec(favouriteSaidOtherwise(text.replace(/[.!]+$/, '').replace(LEADING_TIME_EN, '')));
   if (!match) return keySwitchEnglish(text.replace(/[.!]+$/, ''), owners);
   const subject = (match[1] ?? '').trim();
@@ -1021,8 +1057,29 @@ function ownerOnly(subject: string, owners: ReadonlySet<string>): boolean {
 // Chinese
 
 /** Words that contain 不 but deny nothing (乳糖不耐受 is "lactose intolerant"). */
-const NOT_NEGATIONS_ZH = ['不耐受', '不适', '不错', '不好意思', '不少', '不久', '不同', '不断'];
-const NEGATION_ZH = /不再|不|没有|没|別|别|戒掉|戒了|戒|讨厌|放弃|停止|拒绝|不喜欢|受不了/;
+// 特别 ("especially"), 别人 ("others"): no 别 ("don't").
+const NOT_NEGATIONS_ZH = [
+  '不耐受',
+  '不适',
+  '不错',
+  '不好意思',
+  '不少',
+  '不久',
+  '不同',
+  '不断',
+  '特别',
+  '别人',
+  '别的',
+  '分别',
+  '区别',
+  '告别',
+  '级别',
+  '类别',
+  '性别',
+  '个别',
+];
+const NEGATION_ZH =
+  /不再|不|没有|没|別|别|戒掉|戒了|戒|讨厌|放弃|停止|停掉了?|停药|停了(?=$|[，,。；;！!])|拒绝|不喜欢|受不了/;
 const CHANGE_ZH =
   /不再|改成|改为|改用|换成|换了|现在|如今|已经|以前|曾经|搬到|搬去|搬家|从.+到|不.*了$|戒|离开|辞职|跳槽|加入|开始|其实|变成/;
 // 理想, 思想, 梦想: an ideal (and a make of car), not a wish.
@@ -1125,6 +1182,12 @@ const FILLERS_ZH = [
   '再见',
 ];
 const RELATIVES_ZH = [
+  // An ex before the partner word it ends with ("前男友" is not a 男友).
+  '前男友',
+  '前女友',
+  '前夫',
+  '前妻',
+  '前任',
   '女儿',
   '儿子',
   ...PARTNERS_ZH,
@@ -1262,6 +1325,8 @@ const MARITAL_ZH: ReadonlyArray<[RegExp, string]> = [
   [/离婚/, 'divorced'],
   [/订婚/, 'engaged'],
   [/丧偶/, 'widowed'],
+  // "跟她的同事在一起了", "脱单了": a couple now (not "和父母住在一起").
+  [/(?<!住)在一起了|脱单|交了(?:个|一个)?(?:新)?(?:男|女)朋友|谈恋爱了/, 'dating'],
   [/单身/, 'single'],
   [/已婚|结婚|领证/, 'married'],
 ];
@@ -1300,6 +1365,10 @@ function hanNumber(text: string): string {
 
 const FROM_ZH =
   /从([^，,。；;到]+?)(?:搬|到|换|改|辞职|离职|退学|跳槽|退休)|离开了?([^，,。；;]+?)(?:，|,|。|$|加入|去)|把([^，,。；;]+?)(?:卖|转让|退|送人|送走)(?:掉|给[^，,。；;]*)?了|(?:^|[，,])(?:那|这)?[只条匹头个]?([^，,。；;把]+?)送(?:给|人|走)/u;
+/** "那只哈士奇太闹了，我们送给了亲戚": the animal or thing named in the clause before, given away. */
+const GIVEN_AWAY_ZH =
+  /(?:那|这)[只条匹头个辆台]([^，,。；;]{1,6}?)(?=太|很|特别|实在|总是|老是|一直|[，,])[^，,。；;]*[，,](?:我们|我|他们|她们|他|她|就|后来|只好|最后|只能)*(?:把它|把她|把他)?(?:送给|送人|送走)/u;
+
 /**
  * A thing said sold at the start of a clause: "雅阁已经卖掉了", "我的旧车上个月卖了" (read on the whole
  * text: a thing's name before 已经 reads like an owner's).
@@ -1520,7 +1589,9 @@ function analyseChinese(text: string): Analysis {
   const eatenAgain = EATING_AGAIN_ZH.exec(body)?.[1];
   if (/纯素|全素|严格素食/.test(body)) frames.set('diet', new Set(['vegan']));
   else if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
-  else if (/吃肉|吃荤/.test(body)) frames.set('diet', new Set(['omnivore']));
+  // "爱吃红烧肉", "每顿都要有肉": one who eats meat.
+  else if (/吃肉|吃荤|爱吃[^，,。；;肉]{0,3}肉|(?:每顿|顿顿)[^，,。；;]{0,4}肉/.test(body))
+    frames.set('diet', new Set(['omnivore']));
   else if (eatenAgain !== undefined) frames.set('diet', new Set([dietOfFood(eatenAgain)]));
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
   if (marital) frames.set('marital', new Set([marital]));
@@ -1533,7 +1604,8 @@ function analyseChinese(text: string): Analysis {
   }
   const make = CAR_MAKES_ZH.exec(body)?.[1];
   if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
-  const from = firstGroup(FROM_ZH.exec(body)) ?? SOLD_ZH.exec(trimmed)?.[1];
+  else if (NO_CAR.test(body)) frames.set('car', new Set([NO_VALUE]));
+  const from = GIVEN_AWAY_ZH.exec(body)?.[1] ?? firstGroup(FROM_ZH.exec(body)) ?? SOLD_ZH.exec(trimmed)?.[1];
   const said = trimmed.replace(/[。！!]+$/u, '');
   const kv =
     KEY_VALUE_ZH.exec(said) ??

@@ -108,6 +108,17 @@ describe('rule-based contradiction judge', () => {
     ['She drives a Honda', 'She sold the Honda; she drives a Kia now'],
     ['我今年三十岁', '我今年三十一岁了'],
     ['我养了一只小狗', '我现在养了两只狗'],
+    // blind-15
+    ['Maeve is engaged to Connor', 'Maeve and Connor called off the engagement and split up'],
+    ['Graham is a signalman for Network Rail', "Graham retired from Network Rail in March and doesn't work now"],
+    ['My landlord is Mr Hussain', 'The flat was sold, so my landlord is now a letting agency called Homestead'],
+    ["I don't have a car, I cycle everywhere", 'I bought a Honda Civic last month and drive it to work'],
+    ['我没有车，上班都坐地铁', '我上个月买了一辆特斯拉，现在开车上班'],
+    ['我特别爱吃红烧肉，每顿都要有肉', '我已经吃素半年了，不再吃肉'],
+    ['小婷现在单身', '小婷跟她的同事在一起了'],
+    ['我跟男朋友阿杰住在一起', '我跟阿杰分手了，已经搬出来自己住'],
+    ['我家养了一只哈士奇', '那只哈士奇太闹了，我们送给了乡下的亲戚，现在家里没养狗'],
+    ['我每天吃二甲双胍', '医生说血糖控制得好，二甲双胍已经停了'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -196,6 +207,12 @@ describe('rule-based contradiction judge', () => {
       'The user is a PhD student in marine biology',
       "Professor Lindqvist (the user's supervisor) wants chapter 3 by December 15.",
     ],
+    // blind-15: an ex's job is not the owner's; 特别 ("especially") denies nothing.
+    ['我在迪拜给阿联酋航空当空姐，主要飞长途线。', '前男友是我大学同学，现在在重庆当公务员，早就没联系了。'],
+    ["I'm a nurse", 'My ex-husband works as an accountant now'],
+    ['My boss is Mr Okafor', 'The flat was sold, so my landlord is now a letting agency called Homestead'],
+    ['她特别喜欢吃辣', '她不喜欢坐飞机'],
+    ['我跟男朋友阿杰住在一起', '我闺蜜小美和她男朋友分手了'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
@@ -210,6 +227,9 @@ describe('rule-based contradiction judge', () => {
     ['Ben drinks wine with dinner', 'Ben drinks wine with dinner at weekends'],
     ['I drive a Toyota', 'I drive a red Toyota Corolla'],
     ['我儿子在读大学', '儿子在武汉大学读计算机，大三了'],
+    // blind-15: a rank within the job, a retirement said again.
+    ['Lorna is a firefighter', 'Lorna is a watch manager at Speke fire station and works four on, four off'],
+    ['Graham is a retired teacher', 'Graham retired in 2019 after thirty years at Hill Road school'],
   ])('"%s" is refined by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('refines');
   });
