@@ -67,10 +67,6 @@ CHINESE.sort((a, b) => b.word.length - a.word.length);
 const CHINESE_RELATIONS = new Map(CHINESE.map(({ word, relations }) => [word, relations]));
 /** One scan finds every relation word (a search reads every candidate's text with it). */
 const CHINESE_WORDS = new RegExp(CHINESE.map(({ word }) => word).join('|'), 'gu');
-const ENGLISH_WORDS = new RegExp(
-  `(?<![\\p{L}'’-])(?:${[...ENGLISH.keys()].sort((a, b) => b.length - a.length).join('|')})(?:['’]s)?(?![\\p{L}'’-])`,
-  'gu',
-);
 
 /** The relations a text names: every one, and the one it is first about (its subject), if any. */
 export interface RelationsNamed {
@@ -113,7 +109,8 @@ export function relationsNamed(text: string): RelationsNamed {
   const said = /sibling|old (?:man|lady)/u.test(lower)
     ? SAID_OTHERWISE_EN.reduce((t, [pattern, relative]) => t.replace(pattern, relative), lower)
     : lower;
-  const matches = [...said.matchAll(ENGLISH_WORDS)];
+  const matches = relationWordsIn(said);
+  if (matches.length === 0) return NONE;
   const all = new Set<string>();
   const subject = new Set<string>();
   for (const [at, match] of matches.entries()) {
@@ -127,6 +124,31 @@ export function relationsNamed(text: string): RelationsNamed {
     if (SUBJECT_LEAD_EN.test(before.trimStart())) for (const r of relations) subject.add(r);
   }
   return all.size === 0 ? NONE : { all, subject };
+}
+
+/**
+ * The relation words of a lower-cased text, with where each stands: its words (runs of letters,
+ * apostrophes and hyphens) looked up, with or without their "'s". One pattern of every relation
+ * word between look-arounds found the same at twice the cost on text that names none (~6.5 µs a
+ * fact on the bench's machine; a search reads some 70 candidates).
+ */
+function relationWordsIn(lower: string): Array<Required<WordAt>> {
+  const found: Array<Required<WordAt>> = [];
+  let index = 0;
+  // Words and the runs between them, in turn (the pattern's group keeps the runs).
+  for (const piece of lower.split(BETWEEN_WORDS_EN)) {
+    if (ENGLISH.has(piece) || (/['’]s$/u.test(piece) && ENGLISH.has(piece.slice(0, -2))))
+      found.push({ 0: piece, index });
+    index += piece.length;
+  }
+  return found;
+}
+const BETWEEN_WORDS_EN = /([^\p{L}'’-]+)/u;
+
+/** A word found in a text and where it starts (a pattern's match is one). */
+interface WordAt {
+  readonly 0: string;
+  readonly index?: number;
 }
 
 function chineseRelations(text: string): RelationsNamed {
@@ -149,7 +171,7 @@ export function asksForAPerson(question: string): boolean {
 }
 
 /** Whether a relative word is followed, across only a possessive, by another one ("wife's dad"). */
-function possessorOf(text: string, match: RegExpMatchArray, next: RegExpMatchArray | undefined, between: RegExp) {
+function possessorOf(text: string, match: WordAt, next: WordAt | undefined, between: RegExp) {
   if (next === undefined) return false;
   const end = (match.index as number) + match[0].replace(/['’]s$/u, '').length;
   return between.test(text.slice(end, next.index));
