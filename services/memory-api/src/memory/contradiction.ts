@@ -2,6 +2,7 @@ import { placesNest } from './places.ts';
 import {
   ALTERNATIVE_FRAMES,
   analyseStatement,
+  CALLED_OFF,
   CHANGED_VALUE,
   habitChangedZh,
   NO_VALUE,
@@ -92,6 +93,10 @@ export function relationBeyondDoubt(older: Statement, said: Statement): Relation
   if (older.relative !== newer.relative && heldByTheSameRelative(older, newer).length === 0) {
     return unrelated('different-subject');
   }
+  // "Drives a grey Hilux." (a note about the owner, who goes unnamed) and "Saoirse drives a Leaf.": someone else.
+  if (subjectless(older.text) !== subjectless(newer.text) && (namedSubject(older.text) || namedSubject(newer.text))) {
+    return unrelated('different-subject');
+  }
   // A reversal names what it takes back: "decided on Paris" replaces "Rome".
   if (newer.replaces && (newer.replaces === older.answer || contains(older.topic, termsOfAnswer(newer.replaces)))) {
     return contradicts('replaces-answer');
@@ -107,10 +112,17 @@ export function relateStatements(older: Statement, said: Statement): Relation {
   const newer = readAsTheNamedRelative(older, said);
   const settled = relationBeyondDoubt(older, newer);
   if (settled) return settled;
+  // "我们打算五一去西藏自驾" → "五一西藏自驾黄了": the plan is off (most of what it said, said again).
+  if (older.tentative && CALLED_OFF.test(newer.text) && older.topic.size > 0) {
+    if (overlap(older.topic, newer.topic) >= Math.max(2, (2 * older.topic.size) / 3))
+      return contradicts('plan-called-off');
+  }
   if (newer.tentative) return unrelated('tentative');
   // "has a son who is 12" → "My son is 13 now": the same relative's attribute, whoever the sentence's subject.
   const held = heldByTheSameRelative(older, newer);
   if (older.relative !== newer.relative || held.length > 0) return compareFrames(older, newer, held);
+  if (providerEnded(older, newer)) return contradicts('provider-ended');
+  if (namedActivityDroppedZh(older, newer)) return contradicts('dropped');
 
   if (older.key && older.key === newer.key) return compareValues(older, newer, older.topic, newer.topic, 'same-key');
 
@@ -118,6 +130,7 @@ export function relateStatements(older: Statement, said: Statement): Relation {
     if (!sameTerms(older.keyValue.key, newer.keyValue.key)) return unrelated('different-key');
     return compareValues(older, newer, older.keyValue.value, newer.keyValue.value, 'same-key');
   }
+  if (emailChanged(older, newer)) return contradicts('email-changed');
 
   const both = [...older.frames.keys()].filter((name) => newer.frames.has(name));
   const sameAlternative = (name: string) =>
@@ -161,7 +174,11 @@ export function relateStatements(older: Statement, said: Statement): Relation {
   if (older.query && older.query === newer.query && newer.changed && jaccard < 1) {
     return contradicts('same-question-changed');
   }
-  if (contained && jaccard >= 1 / 3) return refines('same-topic');
+  // "I'm assistant manager at Lidl" → "made store manager at Lidl, so I'm not the assistant any more":
+  // the same words again, and a changed clause denies part of the older.
+  if (contained && jaccard >= 1 / 3) {
+    return stoppedWithin(newer, older.topic) ? contradicts('stopped-within') : refines('same-topic');
+  }
   // "prefers window seats" → "now prefers aisle seats": a new choice of the same thing.
   if (older.prefers && newer.prefers && newer.changed && common > 0 && !ADDITIVE.test(newer.text)) {
     return contradicts('preference-changed');
@@ -185,8 +202,21 @@ function readAsTheNamedRelative(older: Statement, newer: Statement): Statement {
   });
 }
 
+/** Seasons and parts of the week: a job or a home of one is no other's ("夏天…当管家" and "冬天…当教练"). */
+const SEASONS_ZH = /夏天|冬天|春天|秋天|夏季|冬季|春季|秋季|暑假|寒假|周末|工作日/gu;
+const SEASONS_EN = /\b(?:summers?|winters?|spring|autumn|weekends?|weekdays?)\b/giu;
+
+/** The seasons a statement names (each said once, in its singular). */
+function seasonsOf(statement: Statement): Set<string> {
+  const said = [...statement.text.matchAll(SEASONS_ZH), ...statement.text.matchAll(SEASONS_EN)];
+  return new Set(said.map(([season]) => season.toLowerCase().replace(/s$/u, '').replace(/季$/u, '天')));
+}
+
 /** The verdict on the frames both statements set: a contradiction in any of them wins. */
 function compareFrames(older: Statement, newer: Statement, names: readonly string[]): Relation {
+  // Both said of a season, and of different ones: both hold.
+  const [then, now] = [seasonsOf(older), seasonsOf(newer)];
+  if (then.size > 0 && now.size > 0 && ![...now].some((s) => then.has(s))) return unrelated('different-season');
   const verdicts = names.map((name) => {
     const [was, now] = [older.frames.get(name) as ReadonlySet<string>, newer.frames.get(name) as ReadonlySet<string>];
     // "lives in Spain" and "moved to Madrid": one place in the other, both true, and neither said
@@ -328,6 +358,58 @@ function stoppedWithin(statement: Statement, topic: ReadonlySet<string>): boolea
   );
 }
 
+const EMAIL = /[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/gu;
+const EMAIL_KINDS = /\b(?:work|personal|private|school|uni|university|business|office|home)\b/giu;
+const NEW_ADDRESS_EN =
+  /\bnew\b|\bfrom\s+now\s+on\b|\binstead\b|\bswitched\b|\bchanged\b|\bno\s+longer\b|\bany\s?more\b|换了|改成|改用|以后用|不用了/iu;
+
+/**
+ * "My personal email is dana.kovac@outlook.com" → "Use dana.k@proton.me from now on": another
+ * address, said as a change, for the same kind of mail (a work address and a personal one both hold).
+ */
+function emailChanged(older: Statement, newer: Statement): boolean {
+  const was: readonly string[] = older.text.match(EMAIL) ?? [];
+  const now: readonly string[] = newer.text.match(EMAIL) ?? [];
+  if (was.length === 0 || now.length === 0 || now.some((address) => was.includes(address))) return false;
+  const kinds = (text: string): Set<string> =>
+    new Set((text.match(EMAIL_KINDS) ?? []).map((kind) => kind.toLowerCase()));
+  const [then, said] = [kinds(older.text), kinds(newer.text)];
+  if (then.size > 0 && said.size > 0 && ![...said].some((kind) => then.has(kind))) return false;
+  return NEW_ADDRESS_EN.test(newer.text);
+}
+
+/** Someone who serves the owner: "My dentist is Dr Patel at Smile Dental", "my landlord is Mr Hughes". */
+const PROVIDER_IS_EN =
+  /^\s*(?:my|our|his|her|their|the\s+user['’]s)\s+(?:\p{Ll}+\s+)?(dentist|doctor|gp|physio|physiotherapist|therapist|counsellor|counselor|psychiatrist|optician|vet|hairdresser|barber|landlord|landlady|boss|manager|supervisor|tutor|teacher|coach|trainer|instructor|mechanic|accountant|lawyer|solicitor|cleaner|nanny|childminder|midwife|consultant)\s+(?:is|was)\s+(.+)/iu;
+const TITLES_EN: ReadonlySet<string> = new Set(['Dr', 'Mr', 'Mrs', 'Ms', 'Miss', 'Prof', 'Professor', 'Doctor']);
+const ENDED_AFTER_EN =
+  '\\s+(?:(?:has|had|just|finally|recently|now|sadly|actually)\\s+)*(?:retired|left|moved\\s+away|passed\\s+away|died|quit|closed(?:\\s+down)?|shut\\s+down|stopped\\s+(?:practi[sc]ing|working|teaching)|is\\s+leaving|has\\s+gone)\\b';
+
+/** "My dentist is Dr Patel …" → "Turns out Dr Patel retired": the one who served the owner is gone. */
+function providerEnded(older: Statement, newer: Statement): boolean {
+  const provider = PROVIDER_IS_EN.exec(older.text);
+  if (provider === null) return false;
+  const names = (provider[2]?.match(/\p{Lu}[\p{L}'’-]+/gu) ?? []).filter((name) => !TITLES_EN.has(name));
+  const ended = [...names, `my\\s+(?:old\\s+)?${provider[1]}`].map(
+    (name) => new RegExp(`(?<![\\p{L}])${name}${ENDED_AFTER_EN}`, 'iu'),
+  );
+  return ended.some((pattern) => pattern.test(newer.text));
+}
+
+/**
+ * "我在新东方上雅思课" → "雅思不考了，改成报日语N2的班": a clause that puts what it gives up first
+ * and then denies it names the older's activity outright.
+ */
+const DROPPED_FIRST_ZH =
+  /^(\p{Script=Han}{2,6}?)(?:我|也|就|早就|已经|都|现在)*(?:不再|不|没再|没有再|没)再?[去考学上练玩打吃喝做用看]?了/u;
+function namedActivityDroppedZh(older: Statement, newer: Statement): boolean {
+  if (older.clauses.some((clause) => clause.negative)) return false;
+  return newer.text.split(/[，,。；;！!]/u).some((clause) => {
+    const dropped = DROPPED_FIRST_ZH.exec(clause.trim())?.[1];
+    return dropped !== undefined && older.text.includes(dropped);
+  });
+}
+
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */
 function partnerEnded(older: Statement, newer: Statement): boolean {
   if (newer.relative !== null || !newer.ended) return false;
@@ -348,6 +430,20 @@ function partnerEnded(older: Statement, newer: Statement): boolean {
 function mentionsName(text: string, name: string): boolean {
   if (/\p{Script=Han}/u.test(name)) return text.includes(name);
   return new RegExp(`(?<![\\p{L}])${name}(?![\\p{L}])`, 'u').test(text);
+}
+
+/** A note that starts with its verb, its subject (the owner) unsaid: "Drives a grey 2018 Toyota Hilux." */
+function subjectless(text: string): boolean {
+  return /^\s*(?:Drives|Works|Lives|Has|Owns|Keeps|Takes|Plays|Goes|Speaks|Rides|Runs|Studies|Teaches|Is|Was|Moved|Married|Divorced|Retired|Uses|Eats|Drinks|Smokes|Prefers|Likes|Loves|Hates)\b/u.test(
+    text,
+  );
+}
+
+/** A statement whose subject is a name: "Saoirse drives an electric Nissan Leaf." */
+function namedSubject(text: string): boolean {
+  return /^\s*\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}[\p{Ll}'’-]+)?\s+(?:drives|works|lives|has|owns|keeps|takes|plays|goes|is|was|moved|married|uses|eats|drinks|smokes|prefers|likes|loves|hates|rides|runs|studies|teaches)\b/u.test(
+    text,
+  );
 }
 
 function contains(whole: ReadonlySet<string>, part: ReadonlySet<string>): boolean {

@@ -4,7 +4,7 @@ import { keywordTokens } from '@hindsight/text';
 import { PROFILE_CATEGORY } from '../users/profile.ts';
 import { analyse, type Relation, type StatementInput } from './contradiction.ts';
 import { mergeInto, saidLater, supersede, supersededOnArrival, superseding } from './revisions.ts';
-import { attributeCues, hasContentWords } from './statements.ts';
+import { attributeCues, CHANGED_VALUE, hasContentWords } from './statements.ts';
 import type { MemoryUpdate } from './store-port.ts';
 import type { WriteDeps } from './write.ts';
 
@@ -36,14 +36,23 @@ const SLOT_SCAN = 1000;
  */
 const UNWORDED_ATTRIBUTE_SCAN = 200;
 const UNWORDED_ATTRIBUTES: ReadonlySet<string> = new Set(['age']);
+/**
+ * Attributes whose end is news for any statement of them, however it was worded: "made redundant"
+ * or "retired" ends "I'm a warehouse supervisor at the Amazon depot", which holds no word of work.
+ * Rare enough (a change to nothing said) to read the owner's memories for.
+ */
+const ENDED_ATTRIBUTES: ReadonlySet<string> = new Set(['employer', 'occupation']);
 
 /** Ids of the owner's active semantic memories, when the new memory sets an attribute often left unworded. */
 async function candidatesForUnwordedAttribute(
   deps: WriteDeps,
   record: MemoryRecord,
-  frames: ReadonlyMap<string, unknown>,
+  frames: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<string[]> {
-  if (![...UNWORDED_ATTRIBUTES].some((name) => frames.has(name))) return [];
+  const unworded =
+    [...UNWORDED_ATTRIBUTES].some((name) => frames.has(name)) ||
+    [...ENDED_ATTRIBUTES].some((name) => frames.get(name)?.has(CHANGED_VALUE));
+  if (!unworded) return [];
   return deps.store.listIds(
     { tenant: record.tenant, userId: record.user_id, layers: ['semantic'], statuses: ['active'] },
     UNWORDED_ATTRIBUTE_SCAN,

@@ -171,13 +171,13 @@ const RELATIVES_EN = new Set(
   words(`daughter daughters son sons husband wife partner boyfriend girlfriend fiance fiancee mother mom mum father
   dad parents sister sisters brother brothers friend friends boss manager colleague colleagues coworker neighbour
   neighbor kid kids child children baby cousin aunt uncle grandma grandpa grandmother grandfather nephew niece
-  dog cat puppy kitten pet roommate flatmate team ex ex-husband ex-wife ex-boyfriend ex-girlfriend ex-partner`),
+  dog cat puppy kitten pet roommate flatmate team mate pal buddy bestie bff ex ex-husband ex-wife ex-boyfriend ex-girlfriend ex-partner`),
 );
 
 const OWNER_WORDS_EN = new Set(words('i me my mine we our he him his she her they them their user customer person'));
 
 /** Professions, for "X is a teacher" (an occupation) as against "X is a night owl" (a trait). */
-const PROFESSIONS_EN = stems(`
+const PROFESSIONS_EN_WORDS = `
   teacher nurse doctor physician surgeon dentist engineer developer programmer designer architect lawyer attorney
   accountant carpenter plumber electrician chef cook baker waiter waitress barista cashier clerk driver pilot
   student researcher scientist professor lecturer tutor manager consultant analyst journalist writer author editor
@@ -190,7 +190,9 @@ const PROFESSIONS_EN = stems(`
   biologist physicist mathematician illustrator animator copywriter recruiter paralegal judge diplomat rep
   representative salesperson saleswoman technician welder builder labourer laborer tiler plasterer roofer
   bricklayer decorator foreman administrator signalman guard conductor dispatcher operator porter steward
-  stewardess attendant lorry trucker miner shepherd ranger warden`);
+  stewardess attendant lorry trucker miner shepherd ranger warden`;
+const PROFESSIONS_EN = stems(PROFESSIONS_EN_WORDS);
+const PROFESSION_WORDS_EN = words(PROFESSIONS_EN_WORDS);
 
 /** Keys whose value is the owner's occupation: "my job is …", "her profession is …". */
 const JOB_KEYS_EN = new Set(
@@ -261,7 +263,19 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     pattern:
       /\b(?:lives?|lived|living|resides?|resided|based|moved|moves|moving|relocated|relocating|relocates|settled)\b(?:\s+(?:back|away|house|abroad))?\s+(?:in|to|at)\s+(.+)/i,
   },
-  { name: 'employer', pattern: /\b(?:works?|worked|working|employed|job)\s+(?:at|for|by)\s+(.+)/i },
+  {
+    name: 'employer',
+    pattern:
+      /\b(?:works?|worked|working|employed|job)\s+(?:at|for|by)\s+(?!the\s+moment\b|present\b|night\b|nights\b|weekends?\b|the\s+weekends?\b|home\b|the\s+minute\b)(.+)/i,
+  },
+  // "I'm a warehouse supervisor at the Amazon depot": the title's place of work.
+  {
+    name: 'employer',
+    pattern: new RegExp(
+      `(?:\\b(?:[Ii]\\s+am|am|is|was)|['’]m|['’]s)\\s+(?:an?\\s+|the\\s+)?(?:[\\p{Ll}-]+\\s+){0,2}?(?:${[...PROFESSION_WORDS_EN, 'supervisor', 'assistant'].join('|')})s?\\s+(?:at|for|with)\\s+(?:the\\s+)?(\\p{Lu}.+)`,
+      'u',
+    ),
+  },
   // "joined Stripe", not "joined a book club" or "joined the gym".
   {
     name: 'employer',
@@ -353,14 +367,14 @@ const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   {
     name: 'employer',
     pattern:
-      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
+      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|\bbetween\s+jobs\b|下岗|失业|被裁|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
   },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
-  // Retired: no occupation any more, whatever it was.
+  // Retired or out of work: no occupation any more, whatever it was.
   {
     name: 'occupation',
     pattern:
-      /\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|\b(?:stopped|quit)\s+working\b|退休了|退了休/i,
+      /\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|\b(?:stopped|quit)\s+working\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|退休了|退了休|下岗|失业|被裁/i,
   },
   {
     name: 'major',
@@ -445,6 +459,22 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
     ],
   },
   {
+    // In work or not: "out of work", "在家带孩子" against "back at work", "重新上班了".
+    name: 'employment',
+    values: [
+      [
+        'working',
+        /\bback\s+(?:at|to|in)\s+work\b|\bworking\s+again\b|\bgot\s+a\s+(?:new\s+)?job\b|\bfound\s+(?:a\s+)?(?:new\s+)?(?:job|work)\b|重新上班|又上班了|回去上班|开始上班了|找到(?:了)?(?:新)?工作|重新工作/iu,
+        'as-said',
+      ],
+      [
+        'not-working',
+        /\bout\s+of\s+work\b|\bunemployed\b|\bbetween\s+jobs\b|\bnot\s+working\s+(?:at\s+the\s+moment|right\s+now|now|any\s?more)\b|没(?:有)?上班|不上班了|没(?:有)?工作|失业|待业|在家带孩子|全职(?:妈妈|太太|主妇)/iu,
+        'as-said',
+      ],
+    ],
+  },
+  {
     name: 'smoking',
     values: [
       [
@@ -502,6 +532,10 @@ export const PARTNERS: ReadonlySet<string> = new Set([
   'fiancee',
   ...PARTNERS_ZH,
 ]);
+
+/** A plan called off: "五一西藏自驾黄了", "the Japan trip is cancelled". */
+export const CALLED_OFF =
+  /黄了|取消了|泡汤了|去不成了|不去了|计划搁浅|\b(?:cancell?ed|called\s+off|fell\s+through|is\s+off|are\s+off|scrapped|isn['’]t\s+happening|not\s+happening|won['’]t\s+be\s+going)\b/iu;
 
 /** A partner named beside their word: "lives with her boyfriend Tom", "我跟男朋友阿杰住在一起". */
 const PARTNER_NAMED_EN = /\b(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)\s*,?\s+(\p{Lu}[\p{L}'’-]+)/u;
@@ -563,6 +597,64 @@ function heldBy(frames: Map<string, Set<string>>, relative: string | null): Map<
   return new Map([...frames].map(([name, value]) => [name.includes('@') ? name : `${name}@${relative}`, value]));
 }
 
+/** A medicine's dose: "5 mg of amlodipine", "amlodipine 10mg", "upped the amlodipine to 10 mg", "优甲乐加到75微克". */
+const DOSE_UNIT_EN = '(?:mg|mcg|µg|micrograms?|milligrams?|iu|units?|ml)\\b';
+const DOSES_EN: ReadonlyArray<{ pattern: RegExp; medicine: number; dose: number }> = [
+  {
+    pattern: new RegExp(`(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_EN}\\s+(?:of\\s+)?([a-z][a-z-]{3,})`, 'iu'),
+    dose: 1,
+    medicine: 2,
+  },
+  {
+    pattern: new RegExp(
+      `\\b(?:upped|increased|raised|reduced|lowered|cut|dropped|changed|put)\\s+(?:me\\s+)?(?:up\\s+|down\\s+)?(?:my\\s+|the\\s+|his\\s+|her\\s+|their\\s+)?([a-z][a-z-]{3,})\\s+(?:dose\\s+)?(?:up\\s+|down\\s+)?to\\s+(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_EN}`,
+      'iu',
+    ),
+    medicine: 1,
+    dose: 2,
+  },
+  { pattern: new RegExp(`\\b([a-z][a-z-]{3,})\\s+(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_EN}`, 'iu'), medicine: 1, dose: 2 },
+];
+const DOSE_UNIT_ZH = '(?:毫克|微克|mg|克|国际单位|IU|毫升|片|粒)';
+const DOSES_ZH: ReadonlyArray<{ pattern: RegExp; medicine: number; dose: number }> = [
+  {
+    pattern: new RegExp(
+      `([\\p{Script=Han}A-Za-z]{2,6}?)(?:的量|的剂量)?(?:已经)?(?:加到|加量到|减到|减量到|增加到|调到|调整到|改成|换成|降到|升到)了?(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_ZH}`,
+      'u',
+    ),
+    medicine: 1,
+    dose: 2,
+  },
+  {
+    pattern: new RegExp(
+      `(?:吃|服|服用|用|打)(?:[一二两三四五六七八九十\\d]+[片粒颗支针])?([\\p{Script=Han}A-Za-z]{2,6}?)[，,、\\s]*(?:每次|一次)?(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_ZH}`,
+      'u',
+    ),
+    medicine: 1,
+    dose: 2,
+  },
+];
+
+/** The dose frame of a text (`dose:<medicine>` → the amount), if it states one. */
+function doseFrame(
+  text: string,
+  doses: typeof DOSES_EN,
+  medicineKey: (said: string) => string,
+): [string, Set<string>] | null {
+  for (const { pattern, medicine, dose } of doses) {
+    const match = pattern.exec(text);
+    const name = match?.[medicine];
+    const amount = match?.[dose];
+    if (name === undefined || amount === undefined) continue;
+    const key = medicineKey(name);
+    if (key !== '' && !DOSE_NOT_MEDICINE.test(key)) return [`dose:${key}`, new Set([amount])];
+  }
+  return null;
+}
+/** Words a dose pattern may catch that name no medicine. */
+const DOSE_NOT_MEDICINE =
+  /^(?:every|each|daily|twice|once|morning|night|with|after|before|about|only|than|over|under|dose|take|takes|taking|tablet|pill|from|into|more|less)$/u;
+
 /** A frame value meaning "changed, to something not said". */
 export const CHANGED_VALUE = '\u0000changed';
 /** The value of an attribute one has none of: "doesn't have a car", "我没有车". */
@@ -591,7 +683,7 @@ const CLAUSE_BREAK_EN =
 const JOB_TERMS_EN = stems('job jobs position');
 
 const FROM_EN =
-  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:is|are|has|have)\s+(?:gone|been sold|been given away)\b|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/iu;
+  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\b(?:trad(?:ed|ing|es?)|part[- ]exchang(?:ed|ing|es?)|swapp(?:ed|ing))\s+(?:in\s+)?((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:in\s+)?for\b|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:is|are|has|have)\s+(?:gone|been sold|been given away)\b|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/iu;
 
 const KEY_VALUE_EN = /^(.*?)\s*(\bis\b|\bare\b|\bwas\b|\bwere\b|\bequals\b|=|:)\s*(.+)$/i;
 const POSSESSIVE =
@@ -660,7 +752,7 @@ function analyseEnglish(text: string): Analysis {
     frames.delete('residence');
     residence = null;
   }
-  markChangedAttributes(trimmed, frames);
+  markChangedAttributes(trimmed, frames, (before) => changeHolderEnglish(trimmed, before));
   const petGone = PET_GONE_EN.exec(trimmed)?.[1];
   const pet = petGone === undefined ? undefined : analyzeText(petGone)[0]?.term;
   if (pet) frames.set(`count:${pet}`, new Set(['0']));
@@ -691,6 +783,8 @@ function analyseEnglish(text: string): Analysis {
     (eatenAgain === undefined ? undefined : dietOfFood(eatenAgain));
   if (diet) frames.set('diet', new Set([diet.toLowerCase()]));
   if (!frames.has('car') && NO_CAR.test(trimmed)) frames.set('car', new Set([NO_VALUE]));
+  const dose = doseFrame(trimmed, DOSES_EN, (said) => analyzeText(said)[0]?.term ?? '');
+  if (dose) frames.set(dose[0], dose[1]);
   const marital = ENGAGEMENT_OFF_EN.test(trimmed) ? 'single' : MARITAL_EN.exec(trimmed)?.[1];
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
   const fromMatch = FROM_EN.exec(trimmed);
@@ -720,7 +814,7 @@ function analyseEnglish(text: string): Analysis {
 
 /** A named animal or pet that died: "Biscuit died in May", "our old dog Rex passed away", "had to put Luna down". */
 const DIED_EN =
-  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b|\b(?:rehome|rehomed|rehoming|re-home|re-homed|gave away|give away|giving away|given away)\s+(\p{Lu}[\p{L}'’-]*)|\bfound\s+(\p{Lu}[\p{L}'’-]*)\s+a\s+new\s+home\b/u;
+  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b|\b(?:rehome|rehomed|rehoming|re-home|re-homed|gave away|give away|giving away|given away)\s+(\p{Lu}[\p{L}'’-]*)|\bfound\s+(\p{Lu}[\p{L}'’-]*)\s+a\s+new\s+home\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|was|got|finally)\s+)*(?:went|gone|been\s+sent|was\s+sent|moved)\s+to\s+(?:live\s+with|a\s+new\s+home|a\s+(?:new\s+)?family)\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:was|got|has\s+been|had\s+to\s+be)\s+re-?homed\b/u;
 /** Keeping or having something: "has a corgi called Biscuit", "owns two horses", "adopted a cat". */
 const KEEPS_EN =
   /\b(?:has|have|had|owns?|owned|got|keeps?|kept|adopted)\s+(?:an?|one|two|three|four|five|\d+)\s|\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|pet)\s+(?:called|named)\b/i;
@@ -1083,7 +1177,8 @@ const NEGATION_ZH =
 const CHANGE_ZH =
   /不再|改成|改为|改用|换成|换了|现在|如今|已经|以前|曾经|搬到|搬去|搬家|从.+到|不.*了$|戒|离开|辞职|跳槽|加入|开始|其实|变成/;
 // 理想, 思想, 梦想: an ideal (and a make of car), not a wish.
-const TENTATIVE_ZH = /想要|(?<![理思梦感])想|打算|准备|考虑|可能|也许|希望|如果|要不要|吗[？?]?$|[？?]$/;
+const TENTATIVE_ZH =
+  /想要|(?<![理思梦感])想|打算|准备|考虑|可能|也许|希望|如果|要不要|目标是|梦想是|计划|吗[？?]?$|[？?]$/;
 /** Cue words taken out before the topic is read (order matters: longer first). */
 const CUES_ZH = [
   '不再',
@@ -1200,7 +1295,14 @@ const RELATIVES_ZH = [
   '妹妹',
   '哥哥',
   '弟弟',
+  '好朋友',
   '朋友',
+  '闺蜜',
+  '男闺蜜',
+  '好友',
+  '哥们',
+  '死党',
+  '发小',
   '老板',
   '经理',
   '同事',
@@ -1428,9 +1530,16 @@ function deniedZh(text: string): Set<string> | null {
   const denial = NEGATION_ZH.exec(rest);
   if (denial === null) return null;
   const after = hanTerms(rest.slice(denial.index + denial[0].length));
-  // "咖啡戒了", "烟早就不抽了": the object said first, the denial last.
-  return after.size > 0 ? after : hanTerms(rest.slice(0, denial.index));
+  // "咖啡戒了", "烟早就不抽了", "羽毛球队我没再去了": the object said first, the denial last (after it
+  // at most a verb such as 去, 考, 喝 and 再), and who denies it is no part of it.
+  const objectFirst = after.size === 0 || [...after].every((t) => LIGHT_AFTER_DENIAL_ZH.has(t));
+  if (!objectFirst) return after;
+  const before = new Set([...hanTerms(rest.slice(0, denial.index))].filter((t) => !PEOPLE_CHARS_ZH.has(t)));
+  return before.size > 0 ? before : after;
 }
+
+/** What may follow a denial whose object was said first: a verb of doing it, and 再 ("again"). */
+const LIGHT_AFTER_DENIAL_ZH: ReadonlySet<string> = new Set([...'再去考学用吃喝玩练做打上来干抽看开']);
 
 /** "早饭改喝豆浆了": a habit's verb said with 改 and what it is done with now. */
 const HABIT_CHANGE_ZH = /改(喝|吃|用|骑|坐|开|抽|听|玩|练|打|穿|戴)了?([^，,。；;了]{1,8})/u;
@@ -1521,10 +1630,40 @@ const THING_SUBJECT_ZH =
 /** A home named by its kind: "一套两居室", "一间公寓", "学校的宿舍". */
 const HOME_ZH = /公寓|房子|居室|别墅|小区|宿舍|平房|楼房|套房|出租屋|四合院|洋房/u;
 
-function markChangedAttributes(text: string, frames: Map<string, Set<string>>): void {
+/**
+ * Marks the attributes a text says changed, unless said of someone else (`saidOfAnother`, given the
+ * words before the change: "Turns out Dr Patel | retired" is the dentist's retirement).
+ */
+function markChangedAttributes(
+  text: string,
+  frames: Map<string, Set<string>>,
+  holderOf: (before: string) => string | null | false = () => null,
+): void {
   for (const { name, pattern } of CHANGED_ATTRIBUTES) {
-    if (!frames.has(name) && pattern.test(text)) frames.set(name, new Set([CHANGED_VALUE]));
+    if (frames.has(name)) continue;
+    const change = pattern.exec(text);
+    if (change === null) continue;
+    // A relative's change is theirs ("her son changed schools"); another person's or a thing's is no one's here.
+    const holder = holderOf(text.slice(0, change.index));
+    if (holder !== false) frames.set(holder ? `${name}@${holder}` : name, new Set([CHANGED_VALUE]));
   }
+}
+
+/** "Dr Patel", "Mrs Hughes": someone named by a title, who is not the owner. */
+const TITLED_NAME_BEFORE_EN =
+  /\b(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Doctor|Nurse|Father|Sister|Rev)\.?\s+\p{Lu}[\p{L}'’-]*\s+(?:(?:has|had|just|finally|recently|now|also)\s+)*$/u;
+
+/**
+ * Whose change the words before it in an English text say: a relative's (their word), the owner's
+ * (null), or another person's or a thing's (false: "Turns out Dr Patel | retired", "my office | moved").
+ */
+function changeHolderEnglish(text: string, before: string): string | null | false {
+  const anotherOrAThing =
+    TITLED_NAME_BEFORE_EN.test(before) ||
+    OTHER_PERSON_CLAUSE_EN.test(before) ||
+    otherPronounSubject(text, before) ||
+    thingSubjectEnglish(before);
+  return anotherOrAThing ? false : holderEnglish(before);
 }
 
 function analyseChinese(text: string): Analysis {
@@ -1537,7 +1676,11 @@ function analyseChinese(text: string): Analysis {
   for (const filler of FILLERS_ZH) content = content.replaceAll(filler, '');
   const afterOwner = body.replace(/^的/, '');
   // "阿敏有男朋友，叫阿杰": a relative the statement introduces is what it is about.
-  const named = RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? INTRODUCED_RELATIVE_ZH.exec(body)?.[1] ?? null;
+  const introduced =
+    RELATIVES_ZH.find((r) => afterOwner.startsWith(r)) ?? INTRODUCED_RELATIVE_ZH.exec(body)?.[1] ?? null;
+  // "孩子上幼儿园了，我重新上班了": a statement that turns to the owner in a later clause is the
+  // owner's (its frames still go to whom each clause is about, holderChinese).
+  const named = introduced !== null && owner === '' && /[，,]\s*我(?!们)/u.test(body) ? null : introduced;
   // "郭芳的狗送人了": the owner gave the pet away, a statement about the owner.
   const relative = named !== null && /^[狗猫]$/u.test(named) && PET_GONE_ZH.test(body) ? null : named;
   const clauses = body
@@ -1605,6 +1748,8 @@ function analyseChinese(text: string): Analysis {
   const make = CAR_MAKES_ZH.exec(body)?.[1];
   if (make !== undefined && /开|车|买了|换了|换成|提了/u.test(body)) frames.set('car', hanTerms(make));
   else if (NO_CAR.test(body)) frames.set('car', new Set([NO_VALUE]));
+  const dose = doseFrame(body, DOSES_ZH, (said) => said.replace(/^(?:每天|每日|一天|早上|晚上)/u, ''));
+  if (dose) frames.set(dose[0], dose[1]);
   const from = GIVEN_AWAY_ZH.exec(body)?.[1] ?? firstGroup(FROM_ZH.exec(body)) ?? SOLD_ZH.exec(trimmed)?.[1];
   const said = trimmed.replace(/[。！!]+$/u, '');
   const kv =
@@ -1634,7 +1779,14 @@ function analyseChinese(text: string): Analysis {
     kv && !RELATIVES_ZH.some((r) => (kv[1] ?? '').startsWith(r)) && !OWNER_ONLY_ZH.test(kv[1] ?? '')
       ? {
           key: canonicalKey(hanTerms(kv[1] ?? '')),
-          value: hanTerms((kv[2] ?? '').replace(/^(?:现在|其实)/u, '').replace(/了$/u, ''), true),
+          // The value ends with its clause: "改成 yu_lake2024 了，原来那个不用了".
+          value: hanTerms(
+            (kv[2] ?? '')
+              .split(/[，,。；;]/u)[0]
+              ?.replace(/^(?:现在|其实)/u, '')
+              .replace(/\s*了$/u, '') ?? '',
+            true,
+          ),
         }
       : null;
   return {
@@ -1643,7 +1795,7 @@ function analyseChinese(text: string): Analysis {
     clauses,
     changed: CHANGE_ZH.test(body),
     prefers: PREFERS_ZH.test(body) || /喜欢/u.test(body),
-    tentative: TENTATIVE_ZH.test(body),
+    tentative: TENTATIVE_ZH.test(trimmed),
     relative,
     keyValue: keyValue && keyValue.key.size > 0 && keyValue.value.size > 0 ? keyValue : null,
     frames: heldBy(frames, relative),
@@ -1657,4 +1809,4 @@ function analyseChinese(text: string): Analysis {
 
 /** A named pet or animal that died, said at the start of a clause: "豆豆去年走了", "我们家的咪咪上个月死了". */
 const DIED_ZH =
-  /(?:^|[，,。；;])(?:[^，,。；;]{0,6}的)?(\p{Script=Han}{2,3}?)(?:去年|前年|今年|上个月|上周|前几天|昨天|前天|已经|也|突然)*(?:走了|去世了|死了|过世了|病死了|老死了|没了)/u;
+  /(?:^|[，,。；;])(?:[^，,。；;]{0,6}的)?(\p{Script=Han}{2,3}?)(?:去年|前年|今年|上个月|上周|前几天|昨天|前天|已经|也|突然)*(?:因为?[^，,。；;]{1,8}?)?(?:走了|去世了|死了|过世了|病死了|老死了|没了)/u;

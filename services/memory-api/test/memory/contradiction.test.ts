@@ -119,6 +119,33 @@ describe('rule-based contradiction judge', () => {
     ['我跟男朋友阿杰住在一起', '我跟阿杰分手了，已经搬出来自己住'],
     ['我家养了一只哈士奇', '那只哈士奇太闹了，我们送给了乡下的亲戚，现在家里没养狗'],
     ['我每天吃二甲双胍', '医生说血糖控制得好，二甲双胍已经停了'],
+    // blind-16
+    [
+      "I'm assistant manager at the Lidl on Gorgie Road",
+      "Got made store manager at the Gorgie Road Lidl last week, so I'm not the assistant any more",
+    ],
+    [
+      'My personal email is dana.kovac@outlook.com',
+      'Use dana.k@proton.me for me from now on, I no longer check the Outlook address',
+    ],
+    ['I drive a 2011 Ford Focus', 'Ended up trading the Focus in for a secondhand Honda Jazz'],
+    ['We have a rabbit called Biscuit', "Biscuit went to live with a family in Harrogate, we don't have any pets now"],
+    ['I take 5 mg of amlodipine for my blood pressure', 'My GP upped the amlodipine to 10 mg'],
+    [
+      'My dentist is Dr Patel at Smile Dental on the high street',
+      "Turns out Dr Patel retired, so I'm with Dr Moreau at Riverside Dental now",
+    ],
+    [
+      "I'm a warehouse supervisor at the Amazon depot in Dartford",
+      "I was made redundant in May and I'm out of work at the moment",
+    ],
+    ['我的微信号是 xiaoyu_1990', '微信号改成 yu_lake2024 了，原来那个不用了'],
+    ['我养了一只橘猫叫胖虎', '胖虎上个月因为肾衰竭走了，家里现在没有猫了'],
+    ['我在新东方上雅思课', '雅思不考了，改成报日语N2的班'],
+    ['我每天吃一片优甲乐，50微克', '优甲乐加到75微克了'],
+    ['我每周六跟小区羽毛球队打球', '羽毛球队我没再去了，现在改打匹克球'],
+    ['我现在没上班，在家带孩子', '孩子上幼儿园了，我重新上班了，在超市做收银'],
+    ['我们打算五一去西藏自驾', '五一西藏自驾黄了，老板不批假'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -213,6 +240,19 @@ describe('rule-based contradiction judge', () => {
     ['My boss is Mr Okafor', 'The flat was sold, so my landlord is now a letting agency called Homestead'],
     ['她特别喜欢吃辣', '她不喜欢坐飞机'],
     ['我跟男朋友阿杰住在一起', '我闺蜜小美和她男朋友分手了'],
+    // blind-16: a job of each season, a goal, a note about the owner beside one about someone named,
+    // a retirement that is the dentist's, the other kind of address, a relative who is no provider.
+    [
+      '家人们，我夏天在新疆禾木一家民宿当管家，五月干到十月，包吃包住，纯纯打工人',
+      '冬天就去崇礼万龙当单板教练，有CASI二级证，带小孩的课最多',
+    ],
+    ['家人们，我夏天在新疆禾木一家民宿当管家，五月干到十月，包吃包住', '目标是三十岁前回天水开个自己的民宿，当老板娘'],
+    ['I work at a ski school in winter', 'In summer I work at a campsite on the coast'],
+    ['Drives a grey 2018 Toyota Hilux.', 'Saoirse drives an electric Nissan Leaf.'],
+    ["I'm a nurse", "Turns out Dr Patel retired, so I'm with Dr Moreau at Riverside Dental now"],
+    ['My work email is dana@kovac-design.com', 'Use dana.k@proton.me for personal mail from now on'],
+    ['My dad is Tom Kovac', 'Tom retired last year'],
+    ['我不喝咖啡', '咖啡我不喝了'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });

@@ -617,6 +617,41 @@ describe('a reversal', () => {
   });
 });
 
+describe('a job ended in words that name no work', () => {
+  it.each([
+    [
+      'ended-redundant',
+      "I'm a warehouse supervisor at the Amazon depot in Dartford",
+      "I was made redundant in May and I'm out of work at the moment",
+    ],
+    [
+      'ended-retired',
+      'Works as a signalman for Network Rail on the Settle line',
+      'Finally retired in March after forty years',
+    ],
+  ])('%s: ends the job, however many facts lie nearer to its words', async (user, job, ended) => {
+    const first = await store({ content: job, memory_type: 'fact', user_id: user });
+    const others = [
+      'I was born in May 1968 in Gravesend',
+      'I go to the pub quiz at the Red Lion on Thursdays',
+      'I have been out walking the dog every morning',
+      'I moved into a bungalow in Dartford in 2015',
+      'I am at the allotment most weekends',
+      'I was at school with my best mate Dave',
+      'My daughter is at university in Leeds',
+      'I support Charlton Athletic',
+      'In May we always go to Margate for a week',
+      'I am allergic to penicillin',
+      'My wife Sharon is a dinner lady',
+      'I drive a blue 2014 Vauxhall Astra',
+    ];
+    for (const content of others) await store({ content, memory_type: 'fact', user_id: user });
+    const after = await store({ content: ended, memory_type: 'fact', user_id: user });
+    expect(after).toMatchObject({ status: 'superseded', superseded_ids: [first.id] });
+    expect(await active(user)).toEqual([...others, ended].sort());
+  });
+});
+
 describe('conversation time', () => {
   const at = (minute: number) => new Date(Date.UTC(2026, 2, 4, 9, minute)).toISOString();
 
