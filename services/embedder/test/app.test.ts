@@ -24,7 +24,7 @@ describe('embedder service over HTTP (builtin provider)', () => {
     const res = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['I like tea', '我喜欢茶'] } });
     expect(res.statusCode).toBe(200);
     const body = res.json() as { model: string; dim: number; encoding_format: string; vectors: number[][] };
-    expect(body.model).toBe('builtin-v10-512');
+    expect(body.model).toBe('builtin-v11-512');
     expect(body.dim).toBe(512);
     expect(body.encoding_format).toBe('float');
     const [expected] = await reference.embed(['我喜欢茶']);
@@ -43,15 +43,15 @@ describe('embedder service over HTTP (builtin provider)', () => {
   });
 
   it('accepts the served model name and refuses another one with 409', async () => {
-    const ok = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['x'], model: 'builtin-v10-512' } });
+    const ok = await app.inject({ method: 'POST', url: '/embed', payload: { texts: ['x'], model: 'builtin-v11-512' } });
     expect(ok.statusCode).toBe(200);
     const res = await app.inject({
       method: 'POST',
       url: '/embed',
-      payload: { texts: ['x'], model: 'builtin-v10-384' },
+      payload: { texts: ['x'], model: 'builtin-v11-384' },
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error.message).toContain('serves model "builtin-v10-512"');
+    expect(res.json().error.message).toContain('serves model "builtin-v11-512"');
   });
 
   it('refuses more texts than the batch limit with 413 too_many_texts', async () => {
@@ -140,11 +140,11 @@ describe('embedder service over HTTP (builtin provider)', () => {
   it('GET /models describes the served model, dimension and limits', async () => {
     const res = await app.inject({ method: 'GET', url: '/models' });
     expect(res.json()).toEqual({
-      model: 'builtin-v10-512',
+      model: 'builtin-v11-512',
       dim: 512,
       provider: 'builtin',
       limits: { max_texts: 4, max_text_chars: 50 },
-      models: [{ id: 'builtin-v10-512', dim: 512, provider: 'builtin' }],
+      models: [{ id: 'builtin-v11-512', dim: 512, provider: 'builtin' }],
     });
   });
 

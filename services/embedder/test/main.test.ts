@@ -75,7 +75,7 @@ describe('embedder service as a real child process (tsx src/main.ts)', () => {
       });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { model: string; dim: number; vectors: string[] };
-      expect(body).toMatchObject({ model: 'builtin-v10-96', dim: 96 });
+      expect(body).toMatchObject({ model: 'builtin-v11-96', dim: 96 });
       expect(Buffer.from(body.vectors[1] as string, 'base64').byteLength).toBe(96 * 4);
       // Computing a built-in vector costs less than a Redis look-up: REDIS_URL is not used for it.
       expect(await redis.keys(`${prefix}*`)).toHaveLength(0);

@@ -33,7 +33,7 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
 
   it('learns model and dimension from GET /models and returns the service vectors', async () => {
     const remote = await RemoteEmbedder.connect({ url });
-    expect(remote.model).toBe('builtin-v10-128');
+    expect(remote.model).toBe('builtin-v11-128');
     expect(remote.dimension).toBe(128);
     const [v] = await remote.embed(['across the wire']);
     const [local] = await new BuiltinEmbedder({ dimension: 128 }).embed(['across the wire']);
@@ -67,7 +67,7 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
     const remote = new RemoteEmbedder({ url });
     expect(() => remote.model).toThrow(DependencyUnavailableError);
     await remote.embed(['first use']);
-    expect(remote.model).toBe('builtin-v10-128');
+    expect(remote.model).toBe('builtin-v11-128');
   });
 
   it('passes a service error through with its message (413 limit)', async () => {
@@ -97,12 +97,12 @@ describe('RemoteEmbedder against the embedder service over real HTTP', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       const remote = await RemoteEmbedder.connect({ url: proxyUrl });
-      expect(remote.model).toBe('builtin-v10-128');
+      expect(remote.model).toBe('builtin-v11-128');
       target = otherUrl;
       await expect(remote.embed(['after the redeploy'])).rejects.toThrow(
-        /serves model "builtin-v10-64", not "builtin-v10-128"/,
+        /serves model "builtin-v11-64", not "builtin-v11-128"/,
       );
-      await expect(remote.check()).rejects.toThrow(/now serves builtin-v10-64 \(64\), was builtin-v10-128 \(128\)/);
+      await expect(remote.check()).rejects.toThrow(/now serves builtin-v11-64 \(64\), was builtin-v11-128 \(128\)/);
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));

@@ -11,6 +11,7 @@ import {
   V8_FEATURES,
   V9_FEATURES,
   V10_FEATURES,
+  V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 import type { Embedder } from './port.ts';
@@ -18,7 +19,9 @@ import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
 
 /**
- * The built-in models by name: `builtin-v10` (default: v9 with faith and charity-work answer kinds and the phrases
+ * The built-in models by name: `builtin-v11` (default: v10 with stand-ins for the words its table
+ * lacks — a compound's parts, a singular, a medicine's class — and phrases for a partner one is seeing, an
+ * operation, a trip at a time), `builtin-v10` (v9 with faith and charity-work answer kinds and the phrases
  * that ask for or state an age, a home, a commute, free time or a partner), `builtin-v9` (v8 with WordNet's derived forms of listed
  * words, activity verbs taken back by an object, names not read as the things they name),
  * `builtin-v8` (v7 with seven more answer kinds, inflections
@@ -29,6 +32,7 @@ import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batch
  * `builtin-v3` (word vectors + lexical), `builtin-v2` (lexical only).
  */
 export const BUILTIN_MODELS = [
+  'builtin-v11',
   'builtin-v10',
   'builtin-v9',
   'builtin-v8',
@@ -42,6 +46,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinModel = (typeof BUILTIN_MODELS)[number];
 
 const BUILTIN_MODEL_FEATURES: Readonly<Record<BuiltinModel, Readonly<BuiltinFeatures>>> = {
+  'builtin-v11': V11_FEATURES,
   'builtin-v10': V10_FEATURES,
   'builtin-v9': V9_FEATURES,
   'builtin-v8': V8_FEATURES,
@@ -89,7 +94,7 @@ async function createProvider(settings: ProviderSettings): Promise<Embedder> {
     case 'builtin':
       return new BuiltinEmbedder({
         dimension: settings.dimension,
-        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v10'],
+        features: BUILTIN_MODEL_FEATURES[settings.model ?? 'builtin-v11'],
         wordTableLocation: { cacheDir: settings.wordTableDir },
       });
     case 'openai':

@@ -20,6 +20,7 @@ export {
   V8_FEATURES,
   V9_FEATURES,
   V10_FEATURES,
+  V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';

@@ -16,9 +16,10 @@ export const EmbeddingEnv = z.object({
   EMBEDDINGS_BASE_URL: env.optionalString().pipe(z.url().optional()),
   /**
    * openai: the provider's model name, e.g. text-embedding-3-small, nomic-embed-text.
-   * builtin: `builtin-v10` (default: word vectors without light verbs and names, answer kinds with
-   * WordNet and its derived forms, faith and charity work among them, ages read from numbers of
-   * years, Chinese words + lexical features), or the models of earlier releases `builtin-v9` (no
+   * builtin: `builtin-v11` (default: word vectors without light verbs and names, stand-ins for the
+   * words the table lacks, answer kinds with WordNet and its derived forms, faith and charity work
+   * among them, ages read from numbers of years, Chinese words + lexical features), or the models of
+   * earlier releases `builtin-v10` (no stand-ins for unknown words, fewer phrases), `builtin-v9` (no
    * faith or charity kinds, no age phrases), `builtin-v8` (no derived forms, names read as words), `builtin-v7` (seven answer
    * kinds fewer, no inflections of listed words), `builtin-v6` (light verbs
    * weighed like other words), `builtin-v5` (five answer kinds fewer),

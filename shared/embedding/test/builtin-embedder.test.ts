@@ -18,6 +18,7 @@ import {
   V8_FEATURES,
   V9_FEATURES,
   V10_FEATURES,
+  V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from '../src/index.ts';
 import { describeEmbedderContract } from './support/embedder-contract.ts';
@@ -68,8 +69,9 @@ describe('BuiltinEmbedder', () => {
 
   // Each earlier preset derives its answer-kind table on first use (~5 s each on a fresh cache).
   it('encodes algorithm version and dimension in the model name', { timeout: 120_000 }, () => {
-    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v10-256');
-    expect(embedder.model).toBe('builtin-v10-512');
+    expect(new BuiltinEmbedder({ dimension: 256 }).model).toBe('builtin-v11-256');
+    expect(embedder.model).toBe('builtin-v11-512');
+    expect(new BuiltinEmbedder({ features: V10_FEATURES }).model).toBe('builtin-v10-512');
     expect(new BuiltinEmbedder({ features: V9_FEATURES }).model).toBe('builtin-v9-512');
     expect(new BuiltinEmbedder({ features: V8_FEATURES }).model).toBe('builtin-v8-512');
     expect(new BuiltinEmbedder({ features: V7_FEATURES }).model).toBe('builtin-v7-512');
@@ -83,7 +85,7 @@ describe('BuiltinEmbedder', () => {
   it('names a non-default feature set as another model, so stores do not mix them', () => {
     const custom = new BuiltinEmbedder({ dimension: 512, features: { charNgrams: 0 } });
     expect(custom.model).not.toBe(embedder.model);
-    expect(custom.model).toMatch(/^builtin-v10x[0-9a-z]+-512$/);
+    expect(custom.model).toMatch(/^builtin-v11x[0-9a-z]+-512$/);
     expect(new BuiltinEmbedder({ features: { ...LEXICAL_FEATURES, charNgrams: 0 } }).model).toMatch(/^builtin-v2x/);
     expect(new BuiltinEmbedder({ dimension: 512, features: { ...BUILTIN_FEATURES } }).model).toBe(embedder.model);
   });
@@ -180,8 +182,7 @@ describe('BuiltinEmbedder', () => {
       digest64: 'f3314ab911d238b3f7baf8a247e54aa55d694a8324a38662826428c2a408e5b9',
     },
     {
-      // The default's vectors as first released (v10: faith, charity, age and other phrases, 6 December 2026):
-      // a change to them is a new model version.
+      // Digests of the vectors of release 0f75afc (v10: faith, charity, age and other phrases), at two dimensions.
       model: 'builtin-v10',
       features: V10_FEATURES,
       texts: [
@@ -191,6 +192,19 @@ describe('BuiltinEmbedder', () => {
       ],
       digest512: '41a8e3b3a0086f97daba00983073bc9d68ff5968941af77a64f48d78bdcee4fc',
       digest64: '35dc245b6a6476bb18ba7d855187f89507113df0e6bb6543052e731a09bc1163',
+    },
+    {
+      // The default's vectors as first released (v11: stand-ins for unknown words, partner, surgery
+      // and trip phrases, 7 December 2026): a change to them is a new model version.
+      model: 'builtin-v11',
+      features: V11_FEATURES,
+      texts: [
+        'Is she seeing anyone? im 26, on sertraline, with two sheepdogs.',
+        '她去年做过手术，现在每天吃优甲乐。',
+        "He's going to Nashville in March after his hip replacement; what's his dog called?",
+      ],
+      digest512: 'd25ec1ba0f2ba8e43e08eaacedba32993ce6a1ee508755c2bafa514993396d5a',
+      digest64: '75f96aa2e93401cf8601d21e9b966b8b045f6e7e1d19db605687e537e5dd9019',
     },
   ];
 
@@ -203,6 +217,36 @@ describe('BuiltinEmbedder', () => {
       expect(await digest(64)).toBe(release.digest64);
     },
   );
+
+  it('meets a question about a breed, a medicine, a partner one is seeing, an operation, an age written "im 26", a trip, a name or comfort food with its fact better than builtin-v10 did', async () => {
+    const v10 = new BuiltinEmbedder({ features: V10_FEATURES, wordTable });
+    const v11 = new BuiltinEmbedder({ features: V11_FEATURES, wordTable });
+    // Each question, its fact (its answer a word the table lacks, or a phrase), and a fact about something else.
+    const cases: Array<[string, string, string]> = [
+      ['What breed are her dogs?', 'She keeps two sheepdogs on the farm.', 'She keeps two cars on the drive.'],
+      ['Is she on any medication?', 'She takes sertraline every morning.', 'She takes the bus every morning.'],
+      ['Does he take anything for his cholesterol?', 'He is on atorvastatin.', 'He is on the parish council.'],
+      [
+        'Is she seeing anyone?',
+        "She's been dating a firefighter called Rob since June.",
+        'She has been learning Welsh since June.',
+      ],
+      ['Has he had any operations?', 'He had a hip replacement in 2021.', 'He had a holiday in Crete in 2021.'],
+      ['How old is he?', 'im 26 and still live with my parents', 'i still walk to work'],
+      [
+        'Any trips coming up?',
+        "She's going to Nashville in March with her sister.",
+        'She goes to spin class with her sister.',
+      ],
+      ["What's her cat called?", 'Her cat is named Pickles.', 'Her cat sleeps on the radiator.'],
+      [
+        'What does she eat when she is sad?',
+        'When she is sad she eats mac and cheese.',
+        'She eats porridge for breakfast.',
+      ],
+    ];
+    await expectBetterMargins(cases, v11, v10, 0.05);
+  });
 
   it('meets a question about an age, a faith, charity work, where someone is based, how they get around, their free time, their other half or a trade with its fact better than builtin-v9 did', async () => {
     const v9 = new BuiltinEmbedder({ features: V9_FEATURES, wordTable });

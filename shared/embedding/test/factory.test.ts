@@ -12,8 +12,8 @@ describe('createEmbedder', () => {
 
   it('builds the builtin provider with the requested dimension and model', async () => {
     const embedder = await createEmbedder({ provider: 'builtin', dimension: 256 });
-    expect(embedder.model).toBe('builtin-v10-256');
-    expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v10' })).model).toBe('builtin-v10-512');
+    expect(embedder.model).toBe('builtin-v11-256');
+    expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v11' })).model).toBe('builtin-v11-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v2' })).model).toBe('builtin-v2-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v4' })).model).toBe('builtin-v4-512');
     expect((await createEmbedder({ provider: 'builtin', model: 'builtin-v5' })).model).toBe('builtin-v5-512');
@@ -30,7 +30,7 @@ describe('createEmbedder', () => {
       cache: { lruSize: 16 },
     });
     expect(embedder).toBeInstanceOf(CachedEmbedder);
-    expect(embedder.model).toBe('builtin-v10-512');
+    expect(embedder.model).toBe('builtin-v11-512');
     await expect(embedder.embed(['works through both layers'])).resolves.toHaveLength(1);
   });
 

@@ -67,14 +67,49 @@ const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bpop(?:s|ping|ped)?\s+the\s+question\b/giu, ' propose '],
 ];
 
-/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's and v9's, 10 = v10's). */
-export type QuestionPhraseSet = 5 | 6 | 8 | 10;
+/**
+ * builtin-v11's too. An age said without an apostrophe ("im 26", "hes 40"). A partner asked about
+ * or stated with *seeing* or *dating* someone, a *new man* in one's life, one's *love life*. An
+ * operation asked about ("any operations?", "surgery", 手术) or stated as what was done (a hip
+ * replacement, a transplant, a bypass, something removed). A trip stated as going somewhere at a
+ * time ("going to nashville in march"). Food eaten when one is low asks for comfort food.
+ */
+const V11_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
+  ...V10_QUESTION_PHRASES,
+  [
+    /\b(?:im|hes|shes|ur)\s+\d{1,3}\b(?![\d,.:])(?!\s*(?:%|percent|kg|kilos?|km|miles?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|times|am|pm|min\b|k\b))/giu,
+    '$& age',
+  ],
+  [
+    /\bseeing\s+(?:anyone|anybody|someone|somebody|a\s+(?:guy|girl|man|woman|bloke|fella|lad|lass))\b|\b(?:been|is|are|am|was|started|start|starts)\s+seeing\b|\bdating\b|\bnew\s+(?:man|woman|fella|bloke|guy|girl)\b|\bin\s+a\s+relationship\b|\blove\s+life\b|\bsignificant\s+other\b/giu,
+    '$& partner',
+  ],
+  [
+    /\boperations?\b|\bsurger(?:y|ies)\b|\boperated\s+on\b|\bunder\s+the\s+knife\b|\b(?:hip|knee|shoulder|joint|valve)\s+replacement\b|\btransplant\b|\bbypass\s+(?:surgery|operation)\b|\b(?:had|got|having|have)\s+(?:(?:his|her|my|their|a|an|the)\s+)?(?:\w+\s+)?(?:removed|taken\s+out)\b|\bappendectomy\b|\bc-section\b|\bcaesarean\b/giu,
+    '$& surgery',
+  ],
+  [/手术|开刀|动过刀/gu, '$&手术'],
+  // "what's her cat called?" asks for a name, not for a phone call.
+  [/^(\s*what(?:['’]s|\s+(?:is|are|was|were))\s+.{1,50}?)\s+called(\s*[?？]*\s*)$/iu, '$1 name$2'],
+  [
+    /\b(?:going|flying|heading|travelling|traveling|driving|off)\s+(?:out\s+|over\s+|back\s+)?to\s+\S+(?:\s+\S+)?\s+(?:in|on|for|next|this|over)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|christmas|easter|the\s+holidays|\d)/giu,
+    '$& trip',
+  ],
+  [
+    /\bwhen\s+(?:i|she|he|they|you)(?:['’]?m|['’]?s|['’]?re|\s+(?:am|is|are|feel|feels|get|gets))\s+(?:sad|down|low|upset|stressed|blue|depressed|miserable)\b/giu,
+    '$& comfort',
+  ],
+];
+
+/** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's and v9's, 10 = v10's, 11 = v11's). */
+export type QuestionPhraseSet = 5 | 6 | 8 | 10 | 11;
 
 const PHRASE_SETS: Readonly<Record<QuestionPhraseSet, readonly (readonly [RegExp, string])[]>> = {
   5: QUESTION_PHRASES,
   6: V6_QUESTION_PHRASES,
   8: V8_QUESTION_PHRASES,
   10: V10_QUESTION_PHRASES,
+  11: V11_QUESTION_PHRASES,
 };
 
 /** `text` with the question phrases of `set` replaced by the cue of the kind they ask for. */
@@ -94,9 +129,9 @@ export function rewriteQuestionPhrases(text: string, set: QuestionPhraseSet = 5)
 const LIGHT_VERB_TERMS: ReadonlySet<string> = new Set(keywordTokens('keep keeps kept keeping go goes going'));
 
 /**
- * The keyword terms of a query: its question phrases (builtin-v10's set: "how old" asks for an
+ * The keyword terms of a query: its question phrases (builtin-v11's set: "how old" asks for an
  * age, not for "old") read as the kinds they ask for, its light verbs left out.
  */
 export function queryKeywordTokens(query: string): string[] {
-  return keywordTokens(rewriteQuestionPhrases(query, 10)).filter((term) => !LIGHT_VERB_TERMS.has(term));
+  return keywordTokens(rewriteQuestionPhrases(query, 11)).filter((term) => !LIGHT_VERB_TERMS.has(term));
 }

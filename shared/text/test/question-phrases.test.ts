@@ -72,6 +72,26 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(queryKeywordTokens('Where did he grow up?')).toEqual(keywordTokens('grow hometown'));
   });
 
+  it('reads an age without its apostrophe, a partner one is seeing, an operation, a trip at a time, a name and comfort food (the v11 set)', () => {
+    expect(rewriteQuestionPhrases('im 26 and live in Leeds', 11)).toBe('im 26 age and live in Leeds');
+    expect(rewriteQuestionPhrases('im 5 minutes away', 11)).toBe('im 5 minutes away');
+    expect(queryKeywordTokens('Is she seeing anyone?')).toEqual(keywordTokens('seeing anyone partner'));
+    expect(rewriteQuestionPhrases('Has he had any operations?', 11)).toBe('Has he had any operations surgery?');
+    expect(rewriteQuestionPhrases('He had a hip replacement in 2021.', 11)).toBe(
+      'He had a hip replacement surgery in 2021.',
+    );
+    expect(rewriteQuestionPhrases('她做过手术吗？', 11)).toBe('她做过手术手术吗？');
+    expect(rewriteQuestionPhrases("She's going to Nashville in March.", 11)).toBe(
+      "She's going to Nashville in March trip.",
+    );
+    expect(rewriteQuestionPhrases("What's her cat called?", 11)).toBe("What's her cat name?");
+    expect(rewriteQuestionPhrases('What does she eat when she is sad?', 11)).toBe(
+      'What does she eat when she is sad comfort?',
+    );
+    // The earlier sets read none of them.
+    expect(rewriteQuestionPhrases('Is she seeing anyone?', 10)).toBe('Is she seeing anyone?');
+  });
+
   it('leaves other questions and statements as they are', () => {
     for (const text of [
       'What does she do for fun?',

@@ -7,7 +7,7 @@ import { MAYA_FACTS, PARAPHRASED_QUESTION } from '../support/paraphrase-facts.ts
 import { freePort, type ServiceProcess, spawnService } from '../support/process.ts';
 
 /**
- * Upgrades that change the built-in model (builtin-v2 or builtin-v4 → builtin-v10), through real processes:
+ * Upgrades that change the built-in model (builtin-v2 or builtin-v4 → builtin-v11), through real processes:
  * memory-api + the embedder service. The old store is refused with a way out, kept usable under
  * the old model by name, and moved to the new model by export → import (which re-embeds).
  */
@@ -88,11 +88,11 @@ describe('swapping the built-in embedder under an existing store (real processes
     const oldDir = join(root, 'old');
     await storeFactsUnder(oldDir, 'builtin-v2');
 
-    // The upgrade: the embedder now serves builtin-v10 by default.
+    // The upgrade: the embedder now serves builtin-v11 by default.
     const refused = await startUnderDefaultEmbedder(oldDir);
     expect(await exitCode(refused)).toBe(1);
     expect(refused.output()).toContain('"builtin-v2-512"');
-    expect(refused.output()).toContain('"builtin-v10-512"');
+    expect(refused.output()).toContain('"builtin-v11-512"');
     expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v2');
     expect(refused.output()).toMatch(/re-index/);
     await stopAll();
@@ -104,7 +104,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     expect(exported.trim().split('\n')).toHaveLength(FACTS.length);
     await stopAll();
 
-    // A fresh store under builtin-v10: the import re-embeds every memory with the new model.
+    // A fresh store under builtin-v11: the import re-embeds every memory with the new model.
     api = await start(join(root, 'new'), {});
     const imported = await fetch(`${api.url}/v1/import`, {
       method: 'POST',
@@ -117,7 +117,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     expect(await firstAnswer(api)).toBe('Maya is terrified of flying.');
   });
 
-  it('refuses a builtin-v4 store under builtin-v10 naming EMBEDDINGS_MODEL=builtin-v4, and serves it under that name', {
+  it('refuses a builtin-v4 store under builtin-v11 naming EMBEDDINGS_MODEL=builtin-v4, and serves it under that name', {
     timeout: 120_000,
   }, async () => {
     const dir = join(root, 'v4');
@@ -126,7 +126,7 @@ describe('swapping the built-in embedder under an existing store (real processes
     const refused = await startUnderDefaultEmbedder(dir);
     expect(await exitCode(refused)).toBe(1);
     expect(refused.output()).toContain('"builtin-v4-512"');
-    expect(refused.output()).toContain('"builtin-v10-512"');
+    expect(refused.output()).toContain('"builtin-v11-512"');
     expect(refused.output()).toContain('npm run reindex');
     expect(refused.output()).toContain('EMBEDDINGS_MODEL=builtin-v4');
     await stopAll();

@@ -194,7 +194,7 @@ const sha256 = async (path: string) =>
     .digest('hex');
 
 describe('hindsight reindex (real processes)', () => {
-  it('moves a builtin-v2 SQLite store to builtin-v10 in place: refused while served, resumed after SIGKILL, idempotent', {
+  it('moves a builtin-v2 SQLite store to builtin-v11 in place: refused while served, resumed after SIGKILL, idempotent', {
     timeout: 300_000,
   }, async () => {
     const dataDir = join(root, 'v2-to-v3');
@@ -214,11 +214,11 @@ describe('hindsight reindex (real processes)', () => {
     expect(await exported(api)).toEqual(before);
     await stopAll();
 
-    // The upgrade: the embedder now serves builtin-v10. memory-api refuses the store, naming the reindex first.
+    // The upgrade: the embedder now serves builtin-v11. memory-api refuses the store, naming the reindex first.
     const v3 = await startEmbedder();
     const refusal = await refusedStart({ DATA_DIR: dataDir, EMBEDDER_URL: v3 });
     expect(refusal).toContain('"builtin-v2-512" (dimension 512)');
-    expect(refusal).toContain('"builtin-v10-512" (dimension 512)');
+    expect(refusal).toContain('"builtin-v11-512" (dimension 512)');
     expect(refusal).toMatch(/To re-index the store .*`npm run reindex` \(or `npx hindsight reindex`\)/);
     expect(refusal.indexOf('npm run reindex')).toBeLessThan(refusal.indexOf('EMBEDDINGS_MODEL=builtin-v2'));
     expect(refusal).toContain('hindsight export');
@@ -230,7 +230,7 @@ describe('hindsight reindex (real processes)', () => {
     expect(await killed.done).toBe('SIGKILL');
     expect(reached).toBeLessThan(before.size);
     const unfinished = await refusedStart({ DATA_DIR: dataDir, EMBEDDER_URL: v3 });
-    expect(unfinished).toMatch(/being re-indexed from "builtin-v2-512" .* to "builtin-v10-512" .*has not finished/);
+    expect(unfinished).toMatch(/being re-indexed from "builtin-v2-512" .* to "builtin-v11-512" .*has not finished/);
     expect(unfinished).toContain('npm run reindex');
 
     const resumed = await reindex(['--batch-size', '64'], { DATA_DIR: dataDir, EMBEDDER_URL: v3 });
@@ -248,12 +248,12 @@ describe('hindsight reindex (real processes)', () => {
     const again = await reindex([], { DATA_DIR: dataDir, EMBEDDER_URL: v3 });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(
-      `the store already uses "builtin-v10-512" (dimension 512): nothing to re-index (${before.size} memories`,
+      `the store already uses "builtin-v11-512" (dimension 512): nothing to re-index (${before.size} memories`,
     );
     expect(await sha256(storeFile)).toBe(fingerprint);
 
     api = await startApi({ DATA_DIR: dataDir, EMBEDDER_URL: v3 });
-    expect(await exported(api)).toEqual(reembedded(before, 'builtin-v10-512'));
+    expect(await exported(api)).toEqual(reembedded(before, 'builtin-v11-512'));
     expect(await firstAnswer(api)).toBe(ANSWER);
     // The switched store takes new writes and finds them by meaning.
     await call(api, 'POST', '/store', {
@@ -279,8 +279,8 @@ describe('hindsight reindex (real processes)', () => {
     await stopAll();
 
     const refusal = await refusedStart({ DATA_DIR: dataDir, EMBEDDINGS_DIM: '256' });
-    expect(refusal).toContain('"builtin-v10-512" (dimension 512)');
-    expect(refusal).toContain('"builtin-v10-256" (dimension 256)');
+    expect(refusal).toContain('"builtin-v11-512" (dimension 512)');
+    expect(refusal).toContain('"builtin-v11-256" (dimension 256)');
     expect(refusal).toContain('npm run reindex');
 
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -298,8 +298,8 @@ describe('hindsight reindex (real processes)', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
       outcome: 'reindexed',
-      from: { model: 'builtin-v10-512', dimension: 512 },
-      to: { model: 'builtin-v10-256', dimension: 256 },
+      from: { model: 'builtin-v11-512', dimension: 512 },
+      to: { model: 'builtin-v11-256', dimension: 256 },
       total: before.size,
       reembedded: before.size,
       resumedAt: 0,
@@ -307,7 +307,7 @@ describe('hindsight reindex (real processes)', () => {
 
     await expect(refusedStart({ DATA_DIR: dataDir })).resolves.toMatch(/dimension 256.*dimension 512/);
     api = await startApi({ DATA_DIR: dataDir, EMBEDDINGS_DIM: '256' });
-    expect(await exported(api)).toEqual(reembedded(before, 'builtin-v10-256'));
+    expect(await exported(api)).toEqual(reembedded(before, 'builtin-v11-256'));
     expect(await firstAnswer(api)).toBe(ANSWER);
   });
 
@@ -320,7 +320,7 @@ describe('hindsight reindex (real processes)', () => {
       await database?.stop();
     });
 
-    it('moves a builtin-v2 schema to builtin-v10 in place, resumed after SIGKILL', { timeout: 300_000 }, async () => {
+    it('moves a builtin-v2 schema to builtin-v11 in place, resumed after SIGKILL', { timeout: 300_000 }, async () => {
       const store = {
         VECTOR_STORE: 'postgres',
         DATABASE_URL: database.url,
@@ -348,10 +348,10 @@ describe('hindsight reindex (real processes)', () => {
       expect(resumedAt).toBeGreaterThanOrEqual(reached);
       expect(resumedAt).toBeLessThan(before.size);
       const again = await reindex([], store);
-      expect(again.stdout).toContain('the store already uses "builtin-v10-512"');
+      expect(again.stdout).toContain('the store already uses "builtin-v11-512"');
 
       api = await startApi(store);
-      expect(await exported(api)).toEqual(reembedded(before, 'builtin-v10-512'));
+      expect(await exported(api)).toEqual(reembedded(before, 'builtin-v11-512'));
       expect(await firstAnswer(api)).toBe(ANSWER);
     });
   });

@@ -337,8 +337,9 @@ export function answerKindSet(version: number): AnswerKindSet {
   if (version === 6) return ANSWER_KINDS_V6;
   if (version === 8) return ANSWER_KINDS_V8;
   if (version === 9) return ANSWER_KINDS_V9;
-  if (version === 10) return ANSWER_KINDS_V10;
-  throw new RangeError(`no answer kind set ${version} (4, 5, 6, 8, 9 or 10)`);
+  // builtin-v11 reads v10's kinds (its set number names its question phrases).
+  if (version === 10 || version === 11) return ANSWER_KINDS_V10;
+  throw new RangeError(`no answer kind set ${version} (4, 5, 6, 8, 9, 10 or 11)`);
 }
 
 /** Names a set's definitions: a derived file made from other definitions is not used. */

@@ -21,8 +21,10 @@ import {
   V8_FEATURES,
   V9_FEATURES,
   V10_FEATURES,
+  V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
+import { standInsFor } from './unknown-words.ts';
 import { WordAligner } from './word-alignment.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
 import type { WordTable } from './word-vectors/word-table.ts';
@@ -47,7 +49,7 @@ export interface BuiltinEmbedderOptions {
 export const DEFAULT_BUILTIN_DIMENSION = 512;
 
 /** Bumped whenever the vectors for some text change (features, weights, hashing, tokenizer, word table). */
-export const BUILTIN_ALGORITHM_VERSION = 'v10';
+export const BUILTIN_ALGORITHM_VERSION = 'v11';
 /** The models of earlier releases, still served for stores built with them. */
 const ANSWER_KINDS_V4_ALGORITHM_VERSION = 'v4';
 const ANSWER_KINDS_V5_ALGORITHM_VERSION = 'v5';
@@ -190,7 +192,18 @@ export class BuiltinEmbedder implements Embedder {
       const activity = answerTypes?.activities.get(token.surface);
       if (activity) for (const centroid of activityKinds(activity, tokens, at + 1, table)) kinds.add(centroid);
       const rank = table.rank(token.surface);
-      if (rank === undefined) continue;
+      if (rank === undefined) {
+        // A word the table lacks, through what stands in for it ("sheepdogs": sheep, dogs).
+        const standIns = this.features.unknownWords > 0 ? standInsFor(token.surface, table) : [];
+        for (const standIn of standIns) {
+          if (name === undefined)
+            for (const centroid of answerTypes?.kinds.get(standIn.word) ?? []) kinds.add(centroid);
+          const weight = a > 0 ? a / (a + 1 / ((standIn.rank + 1) * this.zipfNorm)) : 1;
+          table.addTo(sum, standIn.rank, (weight * this.features.unknownWords) / standIns.length);
+        }
+        if (standIns.length > 0) known++;
+        continue;
+      }
       const sifWeight = a > 0 ? a / (a + 1 / ((rank + 1) * this.zipfNorm)) : 1;
       const weight = LIGHT_VERBS.has(token.surface) ? sifWeight * this.features.lightVerbs : sifWeight;
       table.addTo(sum, rank, weight);
@@ -312,6 +325,7 @@ function namesIn(text: string, commonNouns: ReadonlySet<string>): Map<string, 'g
 
 /** The question phrases a model reads beside its answer kinds (see @hindsight/text). */
 function questionPhraseSet(answerKindSet: number): QuestionPhraseSet {
+  if (answerKindSet >= 11) return 11;
   return answerKindSet >= 10 ? 10 : answerKindSet >= 8 ? 8 : answerKindSet >= 6 ? 6 : 5;
 }
 
@@ -339,12 +353,13 @@ function foldSign(component: number): number {
 }
 
 /**
- * The default features are `builtin-v10`, v9's (v10 without its two answer kinds and phrases) `builtin-v9`, v8's (v9 without WordNet's word forms, activities and names) `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
+ * The default features are `builtin-v11`, v10's (v11 without stand-ins for unknown words and its phrases) `builtin-v10`, v9's (v10 without its two answer kinds and phrases) `builtin-v9`, v8's (v9 without WordNet's word forms, activities and names) `builtin-v8`, v7's (v8 with v6's answer kinds and question phrases) `builtin-v7`, v6's (v7 with light verbs weighed like other words) `builtin-v6`, v5's (v6 without its five extra answer kinds and birthday phrases) `builtin-v5`, v4's (answer kinds without WordNet) `builtin-v4`, v3's (no answer kinds, no Chinese words) `builtin-v3`,
  * the lexical-only ones `builtin-v2`; any other set is named by its fingerprint.
  */
 function modelName(features: Readonly<BuiltinFeatures>, dimension: number): string {
   const same = (preset: Readonly<BuiltinFeatures>) => JSON.stringify(features) === JSON.stringify(preset);
   if (same(BUILTIN_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
+  if (same(V11_FEATURES)) return `builtin-${BUILTIN_ALGORITHM_VERSION}-${dimension}`;
   if (same(V10_FEATURES)) return `builtin-${ANSWER_KINDS_V10_ALGORITHM_VERSION}-${dimension}`;
   if (same(V9_FEATURES)) return `builtin-${ANSWER_KINDS_V9_ALGORITHM_VERSION}-${dimension}`;
   if (same(V8_FEATURES)) return `builtin-${ANSWER_KINDS_V8_ALGORITHM_VERSION}-${dimension}`;
@@ -357,7 +372,8 @@ function modelName(features: Readonly<BuiltinFeatures>, dimension: number): stri
   // Non-default features are another model: their fingerprint keeps stores from mixing them.
   const version = features.wordVectors > 0 ? BUILTIN_ALGORITHM_VERSION : LEXICAL_ALGORITHM_VERSION;
   // A feature added later at its neutral value leaves the fingerprints of earlier sets as they were.
-  const { lightVerbs, ...rest } = features;
-  const fingerprinted = lightVerbs === 1 ? rest : features;
+  const fingerprinted: Partial<BuiltinFeatures> = { ...features };
+  if (features.lightVerbs === 1) delete fingerprinted.lightVerbs;
+  if (features.unknownWords === 0) delete fingerprinted.unknownWords;
   return `builtin-${version}x${featureHash(JSON.stringify(fingerprinted)).toString(36)}-${dimension}`;
 }

@@ -45,7 +45,8 @@ export interface BuiltinFeatures {
    * only), 5 = builtin-v5's (more kinds and cue words, members also found under WordNet hypernyms),
    * 6 = builtin-v6's (v5's and five more kinds), 8 = builtin-v8's (v6's, seven more kinds, inflections),
    * 9 = builtin-v9's (v8's, WordNet's derived forms, activities taken back by an object, names read as names),
-   * 10 = builtin-v10's (v9's, faith and charity work, *trade* for an occupation).
+   * 10 = builtin-v10's (v9's, faith and charity work, *trade* for an occupation), 11 = builtin-v11's
+   * (v10's kinds; v11's question phrases: a partner one is seeing, an operation, a trip at a time).
    */
   answerKindSet: number;
   /**
@@ -60,6 +61,12 @@ export interface BuiltinFeatures {
    * together. 1 = weighed like any word (builtin-v6 and earlier).
    */
   lightVerbs: number;
+  /**
+   * Weight of what stands in for a word the table lacks (unknown-words.ts): its spelling without
+   * accents or British digraphs, its singular, a medicine's class by its suffix, or the two words of
+   * a compound ("sheepdogs" → sheep, dogs); 0 = an unknown word has no vector (builtin-v10 and earlier).
+   */
+  unknownWords: number;
 }
 
 export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
@@ -78,6 +85,7 @@ export const BASELINE_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 4,
   chineseWords: 0,
   lightVerbs: 1,
+  unknownWords: 0,
 });
 
 /** What `builtin-v2-*` computes (lexical only); chosen on REALTALK with scripts/eval/embedding-recall.ts --ablation. */
@@ -97,6 +105,7 @@ export const LEXICAL_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 4,
   chineseWords: 0,
   lightVerbs: 1,
+  unknownWords: 0,
 });
 
 /** What `builtin-v3-*` computes: the lexical features of v2 beside SIF-weighted word vectors. */
@@ -174,8 +183,20 @@ export const V10_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
   answerKindSet: 10,
 });
 
+/**
+ * What `builtin-v11-*` computes: v10 with stand-ins for the words the table lacks ("sheepdogs" →
+ * sheep, dogs; "sertraline" → medication; "colour" spelt "color") and v11's question phrases
+ * ("im 26" is an age, *seeing* someone a partner, an operation surgery, "going to Nashville in
+ * March" a trip, "what's her cat called?" a name).
+ */
+export const V11_FEATURES: Readonly<BuiltinFeatures> = Object.freeze({
+  ...V10_FEATURES,
+  answerKindSet: 11,
+  unknownWords: 1,
+});
+
 /** The default model's features (`BUILTIN_ALGORITHM_VERSION`). */
-export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V10_FEATURES;
+export const BUILTIN_FEATURES: Readonly<BuiltinFeatures> = V11_FEATURES;
 
 /** Built once: the thesaurus is immutable, stemming it per text would waste time. */
 const CONCEPTS = buildConceptIndex();

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { reindexInstruction } from '../../../src/adapters/store/reindex.ts';
 
 /** What memory-api says when a store was built with another model than the configured one. */
-const configured = { model: 'builtin-v10-512', dimension: 512 };
+const configured = { model: 'builtin-v11-512', dimension: 512 };
 
 describe('the refusal of a store built with another embedding model', () => {
-  it.each(BUILTIN_MODELS.filter((model) => model !== 'builtin-v10'))(
+  it.each(BUILTIN_MODELS.filter((model) => model !== 'builtin-v11'))(
     'names EMBEDDINGS_MODEL=%s, still served, for a store that model built',
     (model) => {
       const refusal = reindexInstruction({ model: `${model}-512`, dimension: 512 }, configured, 'The store');
