@@ -200,11 +200,11 @@ describe('BuiltinEmbedder', () => {
       features: V11_FEATURES,
       texts: [
         'Is she seeing anyone? im 26, on sertraline, with two sheepdogs.',
-        '她去年做过手术，现在每天吃优甲乐。',
+        '她去年做过手术，现在每天吃硝苯地平缓释片。',
         "He's going to Nashville in March after his hip replacement; what's his dog called?",
       ],
-      digest512: 'd25ec1ba0f2ba8e43e08eaacedba32993ce6a1ee508755c2bafa514993396d5a',
-      digest64: '75f96aa2e93401cf8601d21e9b966b8b045f6e7e1d19db605687e537e5dd9019',
+      digest512: '5982c13deb5713e0338551154e4e3745204712f3fd490b94eed20e5ca3355ebd',
+      digest64: '25deec82dc765c5e7ee83bf8aec794be44b1f52b34b84491149ba3df96fa2c82',
     },
   ];
 
@@ -239,6 +239,8 @@ describe('BuiltinEmbedder', () => {
         'She goes to spin class with her sister.',
       ],
       ["What's her cat called?", 'Her cat is named Pickles.', 'Her cat sleeps on the radiator.'],
+      ['她在服用什么药?', '她每天早上吃一片硝苯地平缓释片。', '她只读过两年小学，认不得几个字。'],
+      ['她吃什么药', '她每天吃一片非布司他控制尿酸。', '她每天早上去菜园'],
       [
         'What does she eat when she is sad?',
         'When she is sad she eats mac and cheese.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { standInsFor } from '../src/builtin/unknown-words.ts';
-import { loadWordTable } from '../src/index.ts';
+import { chineseStandInsFor, standInsFor } from '../src/builtin/unknown-words.ts';
+import { loadDerivedLexicon, loadWordTable } from '../src/index.ts';
 
 const table = loadWordTable();
 const standIns = (word: string) => standInsFor(word, table).map((s) => s.word);
@@ -29,5 +29,24 @@ describe('stand-ins for the words the word table lacks (builtin-v11)', () => {
     expect(standIns('pennock')).toEqual([]);
     // "dog" is too short a part to split "dogwalker" on.
     expect(standIns('dogwalker')).toEqual([]);
+  });
+});
+
+describe('stand-ins for the Chinese medicines the dictionary lacks (builtin-v11)', () => {
+  it('reads a generic name by its ending and a dosage form as 药物, and nothing else', () => {
+    const { chinese } = loadDerivedLexicon(table);
+    const standIns = (run: string) => chineseStandInsFor(run, chinese).map((s) => s.word);
+    for (const run of [
+      '她每天早上吃一片硝苯地平缓释片',
+      '塞来昔布',
+      '随身带着沙丁胺醇喷雾',
+      '二甲双胍',
+      '阿莫西林胶囊',
+    ]) {
+      expect(standIns(run), run).toEqual(['药物']);
+    }
+    for (const run of ['我怕蛇看到图片都不行', '他在华为做芯片', '松花江上的渔民', '她有两只猫']) {
+      expect(standIns(run), run).toEqual([]);
+    }
   });
 });

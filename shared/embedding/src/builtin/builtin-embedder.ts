@@ -24,7 +24,7 @@ import {
   V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './features.ts';
-import { standInsFor } from './unknown-words.ts';
+import { chineseStandInsFor, standInsFor } from './unknown-words.ts';
 import { WordAligner } from './word-alignment.ts';
 import { segmentChinese } from './word-vectors/chinese.ts';
 import type { WordTable } from './word-vectors/word-table.ts';
@@ -242,6 +242,14 @@ export class BuiltinEmbedder implements Embedder {
         const weight = a > 0 ? a / (a + 1 / ((rank + 1) * chinese.zipfNorm)) : 1;
         chinese.table.addTo(sum, rank, weight * this.features.chineseWords);
         for (const centroid of this.answerTypes?.kinds.get(word) ?? []) kinds.add(centroid);
+        known++;
+      }
+      // A medicine the dictionary lacks ("硝苯地平缓释片"), through what stands in for it.
+      const standIns = this.features.unknownWords > 0 ? chineseStandInsFor(run, chinese.table) : [];
+      for (const standIn of standIns) {
+        const weight = a > 0 ? a / (a + 1 / ((standIn.rank + 1) * chinese.zipfNorm)) : 1;
+        chinese.table.addTo(sum, standIn.rank, weight * this.features.chineseWords * this.features.unknownWords);
+        for (const centroid of this.answerTypes?.kinds.get(standIn.word) ?? []) kinds.add(centroid);
         known++;
       }
     }

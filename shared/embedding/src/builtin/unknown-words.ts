@@ -14,6 +14,21 @@ export interface StandIn {
 const MEDICINE_SUFFIXES =
   /(?:pril|sartan|statin|olol|triptan|cillin|mycin|azole|prazole|oxetine|xetine|aline|formin|thyroxine|azepam|zepam|cycline|floxacin|vir|mab|tidine|dipine|profen|codone|morphine|semide|thiazide|gliptin|gliflozin|lukast|tadine|parin|dronate|sone|olone|asone)$/u;
 
+/**
+ * Chinese medicine names: a transliterated generic name by its class's ending (硝苯地平, 氨氯地平,
+ * 塞来昔布, 沙丁胺醇, 二甲双胍, 非布司他) or a dosage form (缓释片, 胶囊, 口服液, 喷雾剂). The dictionary
+ * knows few of them, so each stands in as 药物 ("medication").
+ */
+const MEDICINE_ZH =
+  /(?:地平|沙坦|普利|他汀|洛尔|西林|霉素|沙星|昔布|替丁|拉唑|胺醇|双胍|西泮|唑仑|洛芬|尼松|米松|司他|缓释片|肠溶片|喉片|钙片|含片|胶囊|口服液|滴眼液|眼药水|软膏|喷雾剂|注射液)/u;
+
+/** What stands in for the medicines a Han run names (see `MEDICINE_ZH`): 药物, once per run. */
+export function chineseStandInsFor(run: string, table: WordTable): StandIn[] {
+  if (!MEDICINE_ZH.test(run)) return [];
+  const rank = table.rank('药物');
+  return rank === undefined ? [] : [{ word: '药物', rank }];
+}
+
 /** Each part of a compound has at least this many letters ("sheep|dogs", not "pen|nock"). */
 const COMPOUND_PART = 4;
 
