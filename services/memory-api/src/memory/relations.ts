@@ -31,7 +31,7 @@ const RELATIONS: Readonly<Record<string, { en: string; zh: string }>> = {
   },
   grandchild: {
     en: 'grandchild grandchildren grandkids grandkid grandson grandsons granddaughter granddaughters',
-    zh: '孙子 孙女 外孙 外孙女 孙辈',
+    zh: '孙子 孙女 孙儿 外孙 外孙女 孙辈',
   },
   grandparent: {
     en: 'grandmother grandma granny gran nan nana nanna grandfather grandpa grandad granddad gramps grandparent grandparents',
@@ -76,9 +76,12 @@ export interface RelationsNamed {
 
 const NONE: RelationsNamed = { all: new Set(), subject: new Set() };
 
-/** Words before a subject relation: owners and their adjectives ("my little", "her elder", "我的"). */
+/**
+ * Words before a subject relation: owners and their adjectives ("my little", "her elder", "我的"),
+ * or none in a note that begins with the relative ("Younger brother Euan is a sous chef").
+ */
 const SUBJECT_LEAD_EN =
-  /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest|late|twin|best|closest)\s+)*$/iu;
+  /^(?:(?:my|his|her|their|our|the user's|the)\s+|[\p{Lu}][\p{L}'’-]*['’]s\s+)?(?:(?:little|younger|older|elder|big|baby|eldest|oldest|youngest|late|twin|best|closest)\s+)*$/iu;
 /** Words that name a relative only when someone's: "her boy", "my eldest girl" (not "a boy scout"). */
 const POSSESSED_ONLY_EN = new Set(['boy', 'boys', 'lad', 'lads', 'girl', 'girls', 'lass']);
 const POSSESSIVE_BEFORE_EN =

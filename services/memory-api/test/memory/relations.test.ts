@@ -54,6 +54,11 @@ describe('who a question or a fact is about (relations.ts)', () => {
       'friend',
     ]);
     expect([...relationsNamed('His mam Ileana still lives in Cluj.').subject]).toEqual(['mother']);
+    // A note that begins with the relative is about them.
+    expect([...relationsNamed('Wife Saoirse: midwife at Aberdeen Maternity Hospital.').subject]).toEqual(['partner']);
+    expect([...relationsNamed('Younger brother Euan is a sous chef in Leith.').subject]).toEqual(['brother']);
+    expect([...relationsNamed('Saturation diver on North Sea platforms, 28 days on.').subject]).toEqual([]);
+    expect([...relationsNamed('她孙儿十岁了。').subject]).toEqual(['grandchild']);
   });
 
   it('weighs a fact about the relative asked about up, one about another relative down, and one about a relative down when the question asks about the user', () => {
