@@ -73,6 +73,7 @@ const V10_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
  * operation asked about ("any operations?", "surgery", 手术) or stated as what was done (a hip
  * replacement, a transplant, a bypass, something removed). A trip stated as going somewhere at a
  * time ("going to nashville in march"). Food eaten when one is low asks for comfort food.
+ * A date of birth said short (DOB, bday) is a birthday.
  */
 const V11_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
   ...V10_QUESTION_PHRASES,
@@ -99,6 +100,9 @@ const V11_QUESTION_PHRASES: readonly (readonly [RegExp, string])[] = [
     /\bwhen\s+(?:i|she|he|they|you)(?:['’]?m|['’]?s|['’]?re|\s+(?:am|is|are|feel|feels|get|gets))\s+(?:sad|down|low|upset|stressed|blue|depressed|miserable)\b/giu,
     '$& comfort',
   ],
+  // A date of birth said short ("DOB 11 June 1986", "bday is 30 october") is a birthday, and says an age.
+  [/\b(?:DOB|D\.O\.B\.?|date\s+of\s+birth)(?![\p{L}])/gu, '$& birthday born age'],
+  [/\b(?:b-?day|bday|birthdate)s?\b/giu, '$& birthday'],
 ];
 
 /** Phrase sets by the builtin model version that reads them (5 = builtin-v5's, 6 = v6's and v7's, 8 = v8's and v9's, 10 = v10's, 11 = v11's). */

@@ -88,6 +88,9 @@ describe('question phrases read as the kind of answer they ask for', () => {
     expect(rewriteQuestionPhrases('What does she eat when she is sad?', 11)).toBe(
       'What does she eat when she is sad comfort?',
     );
+    expect(rewriteQuestionPhrases('DOB 11 June 1986.', 11)).toBe('DOB birthday born age 11 June 1986.');
+    expect(rewriteQuestionPhrases('my bday is in october', 11)).toBe('my bday birthday is in october');
+    expect(rewriteQuestionPhrases('The Dobermann was dobbed in', 11)).toBe('The Dobermann was dobbed in');
     // The earlier sets read none of them.
     expect(rewriteQuestionPhrases('Is she seeing anyone?', 10)).toBe('Is she seeing anyone?');
   });
