@@ -7,6 +7,7 @@ import {
   habitChangedZh,
   NO_VALUE,
   PARTNERS,
+  PLANNED,
   partnerNamed,
   relativeNamedFirst,
   type Statement,
@@ -89,7 +90,8 @@ export function relationBeyondDoubt(older: Statement, said: Statement): Relation
   const newer = readAsTheNamedRelative(older, said);
   if (older.contentFree || newer.contentFree) return unrelated('content-free');
   // "My boyfriend is called Ian" → "I broke up with Ian": the owner ended what the partner statement says.
-  if (partnerEnded(older, newer)) return contradicts('partner-ended');
+  // (said as written: "Hannah and I called it a day" is the owner's break-up, not Hannah's)
+  if (partnerEnded(older, said)) return contradicts('partner-ended');
   if (older.relative !== newer.relative && heldByTheSameRelative(older, newer).length === 0) {
     return unrelated('different-subject');
   }
@@ -110,12 +112,16 @@ export function relationBeyondDoubt(older: Statement, said: Statement): Relation
 
 export function relateStatements(older: Statement, said: Statement): Relation {
   const newer = readAsTheNamedRelative(older, said);
-  const settled = relationBeyondDoubt(older, newer);
+  const settled = relationBeyondDoubt(older, said);
   if (settled) return settled;
-  // "我们打算五一去西藏自驾" → "五一西藏自驾黄了": the plan is off (most of what it said, said again).
-  if (older.tentative && CALLED_OFF.test(newer.text) && older.topic.size > 0) {
-    if (overlap(older.topic, newer.topic) >= Math.max(2, (2 * older.topic.size) / 3))
+  // "我们打算五一去西藏自驾" → "五一西藏自驾黄了": the plan is off (most of what it said, said again);
+  // "We're going to Crete in June" → "Crete's not happening anymore": the plan named, and off.
+  if (CALLED_OFF.test(newer.text) && older.topic.size > 0 && !CALLED_OFF.test(older.text)) {
+    const common = overlap(older.topic, newer.topic);
+    if (older.tentative && common >= Math.max(2, (2 * older.topic.size) / 3)) return contradicts('plan-called-off');
+    if ((older.tentative || PLANNED.test(older.text)) && namesTheSamePlan(older.text, newer.text)) {
       return contradicts('plan-called-off');
+    }
   }
   if (newer.tentative) return unrelated('tentative');
   // "has a son who is 12" → "My son is 13 now": the same relative's attribute, whoever the sentence's subject.
@@ -131,6 +137,8 @@ export function relateStatements(older: Statement, said: Statement): Relation {
     return compareValues(older, newer, older.keyValue.value, newer.keyValue.value, 'same-key');
   }
   if (emailChanged(older, newer)) return contradicts('email-changed');
+  if (numberChanged(older, newer)) return contradicts('number-changed');
+  if (corrected(older, newer)) return contradicts('corrected');
 
   const both = [...older.frames.keys()].filter((name) => newer.frames.has(name));
   const sameAlternative = (name: string) =>
@@ -236,6 +244,8 @@ function compareFrames(older: Statement, newer: Statement, names: readonly strin
     // "is engaged to Connor" → "called off the engagement and split up": the break-up is the new state, not its denial.
     if (name === 'marital' && newer.ended && ![...now].every((v) => was.has(v)))
       return contradicts('same-attribute:marital');
+    // "I'm single" → "Marcus proposed and I said yes": one marital state at a time.
+    if (name === 'marital' && ![...now].some((v) => was.has(v))) return contradicts('same-attribute:marital');
     return compareValues(older, newer, was, now, `same-attribute:${name}`);
   });
   return verdicts.find((v) => v.kind === 'contradicts') ?? verdicts[0] ?? unrelated('different-subject');
@@ -378,18 +388,66 @@ function emailChanged(older: Statement, newer: Statement): boolean {
   return NEW_ADDRESS_EN.test(newer.text);
 }
 
+/** A phone number: seven digits or more, in groups ("07700 900412", "138 0013 4567", "+44 7700-900877"). */
+const PHONE = /\+?\d[\d\s-]{5,}\d/gu;
+const NUMBER_KINDS = /\b(?:work|office|home|landline|mobile|cell|personal|business)\b|座机|办公室|单位/giu;
+const NEW_NUMBER =
+  /\bnew\b|\bnow\b|\bfrom\s+now\s+on\b|\binstead\b|\bchanged\b|\bno\s+longer\b|\bblocked\b|\bold\s+(?:one|number|sim)\b|新号|换了|改成|以后打|停机|不用了/iu;
+
+/** "My mobile number is 07700 900412" → "I'm on 07700 900877 now, the old SIM is blocked": another number, said as a change. */
+function numberChanged(older: Statement, newer: Statement): boolean {
+  const digits = (text: string): string[] =>
+    (text.match(PHONE) ?? []).map((n) => n.replace(/\D/gu, '')).filter((n) => n.length >= 7);
+  const [was, now] = [digits(older.text), digits(newer.text)];
+  if (was.length === 0 || now.length === 0 || now.some((n) => was.includes(n))) return false;
+  const kinds = (text: string): Set<string> =>
+    new Set([...text.matchAll(NUMBER_KINDS)].map(([kind]) => kind.toLowerCase()));
+  const [then, said] = [kinds(older.text), kinds(newer.text)];
+  if (then.size > 0 && said.size > 0 && ![...said].some((kind) => then.has(kind))) return false;
+  return NEW_NUMBER.test(newer.text);
+}
+
+/** "actually it's Tuesdays not Thursdays for pottery", "是周二不是周四": a correction naming what the older said. */
+const CORRECTION_EN = /\b([\p{L}\d:]+)\s*,?\s+not\s+(?:on\s+|at\s+|in\s+)?([\p{L}\d:]+)\b/iu;
+const CORRECTION_ZH =
+  /是(\p{Script=Han}{1,6}?)[，,]?(?:不是|而不是)(\p{Script=Han}{1,6}?)(?=[，,。；;！!]|$)|不是(\p{Script=Han}{1,6}?)[，,]?(?:是|而是)(\p{Script=Han}{1,6}?)(?=[，,。；;！!]|$)/u;
+/** A correction said as one: "actually", "I got mixed up", "其实", "记错了". */
+const CORRECTING =
+  /\bactually\b|\bsorry\b|\bmixed\s+up\b|\bgot\s+(?:it|that)\s+wrong\b|\bmy\s+mistake\b|\bcorrection\b|\bi\s+meant?\b|其实|实际上|搞错|记错|说错|弄错|更正|纠正/iu;
+/** Words before "not" that are no value: "covers tuition but not rent", "turned out not to be". */
+const NOT_A_VALUE_EN =
+  /^(?:but|and|or|out|is|are|was|were|it|its|it['’]s|do|does|did|have|has|had|can|could|would|should|will|just|still|also|certainly|definitely|probably)$/iu;
+function corrected(older: Statement, newer: Statement): boolean {
+  if (!CORRECTING.test(newer.text)) return false;
+  const english = CORRECTION_EN.exec(newer.text);
+  if (english?.[1] && english[2] && !NOT_A_VALUE_EN.test(english[1])) {
+    // Day names are no topic terms: the words themselves are looked for ("Thursday evenings").
+    const said = (word: string) => new RegExp(`(?<![\\p{L}])${word.replace(/s$/iu, '')}`, 'iu').test(older.text);
+    return said(english[2]) && !said(english[1]) && overlap(older.topic, newer.topic) > 0;
+  }
+  const chinese = CORRECTION_ZH.exec(newer.text);
+  const wrong = chinese?.[2] ?? chinese?.[3];
+  const right = chinese?.[1] ?? chinese?.[4];
+  return wrong !== undefined && right !== undefined && older.text.includes(wrong) && !older.text.includes(right);
+}
+
 /** Someone who serves the owner: "My dentist is Dr Patel at Smile Dental", "my landlord is Mr Hughes". */
 const PROVIDER_IS_EN =
   /^\s*(?:my|our|his|her|their|the\s+user['’]s)\s+(?:\p{Ll}+\s+)?(dentist|doctor|gp|physio|physiotherapist|therapist|counsellor|counselor|psychiatrist|optician|vet|hairdresser|barber|landlord|landlady|boss|manager|supervisor|tutor|teacher|coach|trainer|instructor|mechanic|accountant|lawyer|solicitor|cleaner|nanny|childminder|midwife|consultant)\s+(?:is|was)\s+(.+)/iu;
 const TITLES_EN: ReadonlySet<string> = new Set(['Dr', 'Mr', 'Mrs', 'Ms', 'Miss', 'Prof', 'Professor', 'Doctor']);
 const ENDED_AFTER_EN =
-  '\\s+(?:(?:has|had|just|finally|recently|now|sadly|actually)\\s+)*(?:retired|left|moved\\s+away|passed\\s+away|died|quit|closed(?:\\s+down)?|shut\\s+down|stopped\\s+(?:practi[sc]ing|working|teaching)|is\\s+leaving|has\\s+gone)\\b';
+  '\\s+(?:(?:has|had|just|finally|recently|now|sadly|actually)\\s+)*(?:retired|left|moved\\s+away|passed\\s+away|died|quit|went\\s+private|closed(?:\\s+down)?|shut\\s+down|stopped\\s+(?:practi[sc]ing|working|teaching)|is\\s+leaving|has\\s+gone)\\b';
 
 /** "My dentist is Dr Patel …" → "Turns out Dr Patel retired": the one who served the owner is gone. */
 function providerEnded(older: Statement, newer: Statement): boolean {
   const provider = PROVIDER_IS_EN.exec(older.text);
   if (provider === null) return false;
-  const names = (provider[2]?.match(/\p{Lu}[\p{L}'’-]+/gu) ?? []).filter((name) => !TITLES_EN.has(name));
+  const value = provider[2] ?? '';
+  // Its names, and the runs of them ("Smile Dental"): either may be what ended.
+  const names = [
+    ...(value.match(/\p{Lu}[\p{L}'’-]+/gu) ?? []),
+    ...(value.match(/\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)+/gu) ?? []),
+  ].filter((name) => !TITLES_EN.has(name));
   const ended = [...names, `my\\s+(?:old\\s+)?${provider[1]}`].map(
     (name) => new RegExp(`(?<![\\p{L}])${name}${ENDED_AFTER_EN}`, 'iu'),
   );
@@ -408,6 +466,24 @@ function namedActivityDroppedZh(older: Statement, newer: Statement): boolean {
     const dropped = DROPPED_FIRST_ZH.exec(clause.trim())?.[1];
     return dropped !== undefined && older.text.includes(dropped);
   });
+}
+
+/** Words a plan's two statements share that name no plan. */
+const NOT_A_PLAN_NAME = /^(?:I|We|The|My|Our|It|Its|It['’]s|我们|今年|明年|我的|计划|打算|准备|全家)$/u;
+
+/** Whether two texts name the same place or event: a capitalised word ("Crete", "Manchester") or two Han characters (国庆). */
+function namesTheSamePlan(older: string, newer: string): boolean {
+  const names = (text: string): Set<string> =>
+    new Set((text.match(/(?<![\p{L}])\p{Lu}[\p{L}'’-]{2,}/gu) ?? []).map((name) => name.replace(/['’]s$/u, '')));
+  const now = names(newer);
+  if ([...names(older)].some((name) => now.has(name) && !NOT_A_PLAN_NAME.test(name))) return true;
+  for (const run of older.match(/\p{Script=Han}{2,}/gu) ?? []) {
+    for (let at = 0; at + 2 <= run.length; at++) {
+      const pair = run.slice(at, at + 2);
+      if (newer.includes(pair) && !NOT_A_PLAN_NAME.test(pair)) return true;
+    }
+  }
+  return false;
 }
 
 /** A partner statement ("Omar's girlfriend is Lena", "我男朋友叫小李") and the owner's break-up with them. */

@@ -35,13 +35,15 @@ const SLOT_SCAN = 1000;
  * are different words). The store lists in write order, so these are the owner's first ones.
  */
 const UNWORDED_ATTRIBUTE_SCAN = 200;
-const UNWORDED_ATTRIBUTES: ReadonlySet<string> = new Set(['age']);
+// A club one supports is named, not described: "I support Leeds United" and "switched allegiance to
+// Bradford City" share no word and lie far apart in meaning.
+const UNWORDED_ATTRIBUTES: ReadonlySet<string> = new Set(['age', 'supports']);
 /**
  * Attributes whose end is news for any statement of them, however it was worded: "made redundant"
  * or "retired" ends "I'm a warehouse supervisor at the Amazon depot", which holds no word of work.
  * Rare enough (a change to nothing said) to read the owner's memories for.
  */
-const ENDED_ATTRIBUTES: ReadonlySet<string> = new Set(['employer', 'occupation']);
+const ENDED_ATTRIBUTES: ReadonlySet<string> = new Set(['employer', 'workplace', 'occupation']);
 
 /** Ids of the owner's active semantic memories, when the new memory sets an attribute often left unworded. */
 async function candidatesForUnwordedAttribute(

@@ -226,6 +226,9 @@ function dietOfFood(food: string): string {
 }
 const MARITAL_EN =
   /\b(?:is|am|are|was|were|got|get|gets|getting|became|'m|'s)\s+(?:now\s+|no longer\s+|not\s+|still\s+|recently\s+|happily\s+|just\s+)*(single|married|divorced|engaged|widowed|separated)\b/i;
+/** A proposal accepted: "Marcus proposed on Saturday and I said yes!!" (engaged, in other words). */
+const PROPOSAL_ACCEPTED_EN =
+  /\bproposed\b[^.!?]*\b(?:i|she|he)\s+said\s+yes\b|\bpopped\s+the\s+question\b[^.!?]*\bsaid\s+yes\b/i;
 
 /** An engagement called off: no longer engaged ("called off the engagement", "broke it off"). */
 const ENGAGEMENT_OFF_EN =
@@ -250,6 +253,18 @@ const DEGREE_SUBJECTS_EN =
 
 const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /\b(?:moved|moving|relocated|relocating)\s+from\s+.+?\s+to\s+(.+)/i },
+  // "rents a one-bed flat in Leith": a home by its kind.
+  {
+    name: 'residence',
+    pattern:
+      /\b(?:rents?|renting|rented|owns?|owned|shares?|sharing)\s+(?:a|an|the|our|my|his|her|their)\s+(?:[\p{L}\d-]+\s+){0,3}?(?:flat|house|home|apartment|bungalow|cottage|room|studio|terrace|place|maisonette|semi)\s+in\s+(.+)/iu,
+  },
+  // "got the keys to the new place in Dunfermline": a new home.
+  {
+    name: 'residence',
+    pattern:
+      /\bgot\s+the\s+keys\s+(?:to|for)\s+(?:the|our|my)\s+(?:new\s+)?(?:place|flat|house|home|bungalow|cottage)\s+in\s+(.+)/i,
+  },
   // "has moved in with us in Bristol": where the ones moved in with live.
   { name: 'residence', pattern: /\bmoved\s+in\s+with\s+(?:us|me|them|him|her)\s+(?:in|at)\s+(.+)/i },
   // The school one goes to: "goes to Riverside Primary", "moved to St Anne's school".
@@ -268,9 +283,10 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     pattern:
       /\b(?:works?|worked|working|employed|job)\s+(?:at|for|by)\s+(?!the\s+moment\b|present\b|night\b|nights\b|weekends?\b|the\s+weekends?\b|home\b|the\s+minute\b)(.+)/i,
   },
-  // "I'm a warehouse supervisor at the Amazon depot": the title's place of work.
+  // "I'm a warehouse supervisor at the Amazon depot": the title's place of work (a workplace
+  // within an employer, "I work for the NHS" → "I'm a physio at the Royal Free", is no other employer).
   {
-    name: 'employer',
+    name: 'workplace',
     pattern: new RegExp(
       `(?:\\b(?:[Ii]\\s+am|am|is|was)|['’]m|['’]s)\\s+(?:an?\\s+|the\\s+)?(?:[\\p{Ll}-]+\\s+){0,2}?(?:${[...PROFESSION_WORDS_EN, 'supervisor', 'assistant'].join('|')})s?\\s+(?:at|for|with)\\s+(?:the\\s+)?(\\p{Lu}.+)`,
       'u',
@@ -288,6 +304,12 @@ const FRAMES_EN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
     name: 'team',
     pattern:
       /\b(?:plays?|played|playing)\b(?:\s+[\p{Ll}-]+){0,3}?\s+for\s+(?:the\s+)?(\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*)*)/u,
+  },
+  // The club one follows: "I support Leeds United", "switched allegiance to Bradford City".
+  {
+    name: 'supports',
+    pattern:
+      /\b(?:supports?|supporting|supported|switched\s+(?:my\s+)?allegiance\s+to|(?:a|an)\s+(?:big\s+|huge\s+|lifelong\s+)?fan\s+of)\s+(?:the\s+)?(\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*)*)/u,
   },
   // A degree subject at a named place ("studying history at Exeter"), or a degree switched to one.
   {
@@ -359,22 +381,24 @@ const HAN_NUMERALS: ReadonlyMap<string, string> = new Map<string, string>([
  * stays.
  */
 const BIOGRAPHICAL_MOVE_EN =
-  /\b(?:moved|moving|relocated|emigrated|came)\b[^,;.!?]*?\b(?:at\s+(?:the\s+)?age\s+(?:of\s+)?\w+|at\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty)\b(?!\s*(?:am|pm|a\.m|p\.m|o'clock))|as\s+an?\s+(?:child|kid|baby|toddler|teenager|teen|boy|girl|student)\b|when\s+(?:i|he|she|they|we)\s+(?:was|were)\s)/i;
+  /\b(?:moved|moving|relocated|emigrated|came)\b[^,;.!?]*?\b(?:at\s+(?:the\s+)?age\s+(?:of\s+)?\w+|at\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty)\b(?!\s*(?:am|pm|a\.m|p\.m|o'clock))|as\s+an?\s+(?:child|kid|baby|toddler|teenager|teen|boy|girl|student)\b|when\s+(?:i|he|she|they|we)\s+(?:was|were)\s|when\s+(?:i|he|she|they|we)\s+(?:got\s+)?(?:married|wed|retired|graduated|divorced)\b)/i;
 const BIOGRAPHICAL_MOVE_ZH = /(?:[\d一二三四五六七八九十两]+岁(?:那年|时|的时候)|小时候|童年时).{0,6}(?:搬|移居)/u;
+
+/** A job changed or ended, its new employer unsaid ("changed jobs", "made redundant", "跳槽"). */
+const EMPLOYER_CHANGED =
+  /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\b(?:handed|handing|put|putting)\s+in\s+(?:my|his|her|their)\s+notice\b|\bresigned\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|\bbetween\s+jobs\b|下岗|失业|被裁|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i;
 
 /** Phrases saying an attribute changed without naming the new value ("changed jobs", "换工作了"). */
 const CHANGED_ATTRIBUTES: ReadonlyArray<{ name: string; pattern: RegExp }> = [
-  {
-    name: 'employer',
-    pattern:
-      /\b(?:changed|switched|new|quit|left|lost)\s+(?:\w+\s+)?jobs?\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|\bbetween\s+jobs\b|下岗|失业|被裁|\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|退休了|退了休|换工作|换了工作|跳槽|辞职|离职|辞(?:掉|去)了?[^，,。；;]*?工作/i,
-  },
+  { name: 'employer', pattern: EMPLOYER_CHANGED },
+  // A job's end ends the workplace its title was at.
+  { name: 'workplace', pattern: EMPLOYER_CHANGED },
   { name: 'residence', pattern: /\bmoved\s+(?:house|out|away|abroad)\b|搬家/i },
   // Retired or out of work: no occupation any more, whatever it was.
   {
     name: 'occupation',
     pattern:
-      /\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|\b(?:stopped|quit)\s+working\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|退休了|退了休|下岗|失业|被裁/i,
+      /\bretired\s+(?:from|in|at|last|this|early|after)\b|\bretired\s*(?:[,.;!]|$)|\b(?:stopped|quit)\s+working\b|\b(?:handed|handing)\s+in\s+(?:my|his|her|their)\s+notice\b|\b(?:made|been)\s+redundant\b|\blaid\s+off\b|\bout\s+of\s+work\b|退休了|退了休|下岗|失业|被裁/i,
   },
   {
     name: 'major',
@@ -479,7 +503,7 @@ const ALTERNATIVES: ReadonlyArray<{ name: string; values: ReadonlyArray<[string,
     values: [
       [
         'abstains',
-        /\bnon-?smoker\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+smokes?\b|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:smoking|cigarettes)\b|不抽烟|不吸烟|不再抽烟|戒烟|戒了烟|把烟戒(?:掉)?了/iu,
+        /\bnon-?smoker\b|\b(?:doesn't|does not|don't|do not|never|no longer)\s+smokes?\b|\b(?:stopped|quit|gave up|given up|giving up)\s+(?:smoking|cigarettes)\b|\bwithout\s+(?:a\s+(?:single\s+)?)?(?:cigarette|smoke|fag)s?\b|\bsmoke-free\b|不抽烟|不吸烟|不再抽烟|戒烟|戒了烟|把烟戒(?:掉)?了/iu,
         'as-said',
       ],
       ['smokes', /\bsmokes?\b|\bsmoker\b|(?:抽|吸)(?:[一两几半\d]+[包根支盒条])?烟/iu],
@@ -517,11 +541,25 @@ const GIFT =
 
 /** Ending a relationship: the partner it was with is no longer one. */
 const ENDED_EN =
-  /\b(?:broke up|broken up|breaking up|split up|splits up|separated|divorced|divorcing|dumped|left (?:his|her|their|my) (?:wife|husband|partner|boyfriend|girlfriend))\b/i;
+  /\b(?:broke up|broken up|breaking up|split up|splits up|separated|divorced|divorcing|dumped|called it a day|called it quits|went (?:our|their) separate ways|left (?:his|her|their|my) (?:wife|husband|partner|boyfriend|girlfriend))\b/i;
 const ENDED_ZH = /分手|离婚|分开了|离了婚/u;
 
 /** Partners, in the words RELATIVES_EN and RELATIVES_ZH use. */
-const PARTNERS_ZH = ['丈夫', '老公', '妻子', '老婆', '太太', '先生', '男朋友', '女朋友'];
+const PARTNERS_ZH = [
+  '丈夫',
+  '老公',
+  '妻子',
+  '老婆',
+  '太太',
+  '先生',
+  '男朋友',
+  '女朋友',
+  '老伴儿',
+  '老伴',
+  '爱人',
+  '媳妇儿',
+  '媳妇',
+];
 export const PARTNERS: ReadonlySet<string> = new Set([
   'husband',
   'wife',
@@ -535,12 +573,15 @@ export const PARTNERS: ReadonlySet<string> = new Set([
 
 /** A plan called off: "五一西藏自驾黄了", "the Japan trip is cancelled". */
 export const CALLED_OFF =
-  /黄了|取消了|泡汤了|去不成了|不去了|计划搁浅|\b(?:cancell?ed|called\s+off|fell\s+through|is\s+off|are\s+off|scrapped|isn['’]t\s+happening|not\s+happening|won['’]t\s+be\s+going)\b/iu;
+  /黄了|取消了|泡汤了|去不成|不去了|计划搁浅|退赛|\b(?:cancell?ed|called\s+off|fell\s+through|is\s+off|are\s+off|scrapped|isn['’]t\s+happening|not\s+happening|won['’]t\s+be\s+going|withdrawn\s+from|withdrew\s+from|pulled\s+out\s+of|dropped\s+out\s+of)\b/iu;
+/** A plan said as what will happen: "We're going to Crete in June", "training for the marathon", "国庆要去大理". */
+export const PLANNED =
+  /\b(?:going\s+to|will|['’]ll|are\s+going|['’]re\s+going|am\s+going|['’]m\s+going|training\s+for|booked|planning|signed\s+up\s+for|entered)\b|要去|准备|打算|计划|报了|报名/iu;
 
 /** A partner named beside their word: "lives with her boyfriend Tom", "我跟男朋友阿杰住在一起". */
 const PARTNER_NAMED_EN = /\b(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)\s*,?\s+(\p{Lu}[\p{L}'’-]+)/u;
 const PARTNER_NAMED_ZH = new RegExp(
-  `(?:${PARTNERS_ZH.join('|')}|男友|女友|未婚夫|未婚妻)(\\p{Script=Han}{2,3}?)(?=住|在|一|是|的|和|跟|[，,。；;]|$)`,
+  `(?:${PARTNERS_ZH.join('|')}|男友|女友|未婚夫|未婚妻)(\\p{Script=Han}{2,3}?)(?=住|在|一|是|的|和|跟|准备|打算|要|下个?月|今年|明年|年底|刚|已经|快|[，,。；;]|$)`,
   'u',
 );
 
@@ -555,6 +596,7 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = {
   employer: 'work works worked job employer company joined 工作 上班 任职 公司 加入 跳槽 辞职',
   occupation: 'work works job profession career 工作 职业',
   age: 'old age years turned 岁',
+  supports: 'support supports supporter fan allegiance club 球迷 支持',
   diet: 'vegetarian vegan pescatarian meat chicken beef pork fish keto 素 肉 荤',
   marital: 'married single divorced engaged widowed separated 婚 单身',
   car: 'drive drives drove car 开 车',
@@ -615,6 +657,9 @@ const DOSES_EN: ReadonlyArray<{ pattern: RegExp; medicine: number; dose: number 
   },
   { pattern: new RegExp(`\\b([a-z][a-z-]{3,})\\s+(\\d+(?:\\.\\d+)?)\\s*${DOSE_UNIT_EN}`, 'iu'), medicine: 1, dose: 2 },
 ];
+/** A dose changed without the medicine beside its amount: "GP has doubled my sertraline". */
+const DOSE_CHANGED_EN =
+  /\b(?:doubled|halved|tripled|upped|increased|reduced|lowered|decreased|cut)\s+(?:me\s+)?(?:my|the|his|her|their)\s+([a-z][a-z-]{3,})\b(?!\s+(?:dose|intake)\s+of)/iu;
 const DOSE_UNIT_ZH = '(?:毫克|微克|mg|克|国际单位|IU|毫升|片|粒)';
 const DOSES_ZH: ReadonlyArray<{ pattern: RegExp; medicine: number; dose: number }> = [
   {
@@ -647,7 +692,7 @@ function doseFrame(
     const amount = match?.[dose];
     if (name === undefined || amount === undefined) continue;
     const key = medicineKey(name);
-    if (key !== '' && !DOSE_NOT_MEDICINE.test(key)) return [`dose:${key}`, new Set([amount])];
+    if (key !== '' && !DOSE_NOT_MEDICINE.test(name.toLowerCase())) return [`dose:${key}`, new Set([amount])];
   }
   return null;
 }
@@ -683,7 +728,7 @@ const CLAUSE_BREAK_EN =
 const JOB_TERMS_EN = stems('job jobs position');
 
 const FROM_EN =
-  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\b(?:trad(?:ed|ing|es?)|part[- ]exchang(?:ed|ing|es?)|swapp(?:ed|ing))\s+(?:in\s+)?((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:in\s+)?for\b|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:is|are|has|have)\s+(?:gone|been sold|been given away)\b|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/iu;
+  /\b(?:moved|moving|relocated|relocating|switched|switching|changed|changing|went|transferred|converted)\s+(?:back\s+|over\s+|away\s+)?from\s+(.+)|\b(?:left|leaving|sold|selling|quit|quitting|dropped|ditched|gave up on|given up on)\s+(.+)|\binstead of\s+(.+)|\b(?:trad(?:ed|ing|es?)|part[- ]exchang(?:ed|ing|es?)|swapp(?:ed|ing))\s+(?:in\s+)?((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:in\s+)?for\b|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,3}?[\p{L}\d'’-]+)\s+(?:is|are|has|have)\s+(?:gone|been sold|been given away)\b|\b(?:the|my|our|his|her|their)\s+((?:[\p{L}\d'’-]+\s+){0,2}?[\p{L}\d'’-]+)\s+(?:went|has\s+gone|is\s+going)\s+to\s+(?:a|an|some)\s+(?:bloke|guy|man|woman|lad|family|buyer|dealer|collector|neighbour|neighbor|mate|friend|couple)\b|\bprefers?\s+.+?\s+(?:over|rather than)\s+(.+)/iu;
 
 const KEY_VALUE_EN = /^(.*?)\s*(\bis\b|\bare\b|\bwas\b|\bwere\b|\bequals\b|=|:)\s*(.+)$/i;
 const POSSESSIVE =
@@ -785,7 +830,14 @@ function analyseEnglish(text: string): Analysis {
   if (!frames.has('car') && NO_CAR.test(trimmed)) frames.set('car', new Set([NO_VALUE]));
   const dose = doseFrame(trimmed, DOSES_EN, (said) => analyzeText(said)[0]?.term ?? '');
   if (dose) frames.set(dose[0], dose[1]);
-  const marital = ENGAGEMENT_OFF_EN.test(trimmed) ? 'single' : MARITAL_EN.exec(trimmed)?.[1];
+  const doseChanged = DOSE_CHANGED_EN.exec(trimmed)?.[1];
+  const changedMedicine = doseChanged === undefined ? '' : (analyzeText(doseChanged)[0]?.term ?? '');
+  if (!dose && changedMedicine !== '' && !DOSE_NOT_MEDICINE.test((doseChanged ?? '').toLowerCase())) {
+    frames.set(`dose:${changedMedicine}`, new Set([CHANGED_VALUE]));
+  }
+  const marital = ENGAGEMENT_OFF_EN.test(trimmed)
+    ? 'single'
+    : (MARITAL_EN.exec(trimmed)?.[1] ?? (PROPOSAL_ACCEPTED_EN.test(trimmed) ? 'engaged' : undefined));
   if (marital) frames.set('marital', new Set([marital.toLowerCase()]));
   const fromMatch = FROM_EN.exec(trimmed);
   const fromValue = firstGroup(fromMatch);
@@ -814,7 +866,7 @@ function analyseEnglish(text: string): Analysis {
 
 /** A named animal or pet that died: "Biscuit died in May", "our old dog Rex passed away", "had to put Luna down". */
 const DIED_EN =
-  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b|\b(?:rehome|rehomed|rehoming|re-home|re-homed|gave away|give away|giving away|given away)\s+(\p{Lu}[\p{L}'’-]*)|\bfound\s+(\p{Lu}[\p{L}'’-]*)\s+a\s+new\s+home\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|was|got|finally)\s+)*(?:went|gone|been\s+sent|was\s+sent|moved)\s+to\s+(?:live\s+with|a\s+new\s+home|a\s+(?:new\s+)?family)\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:was|got|has\s+been|had\s+to\s+be)\s+re-?homed\b/u;
+  /\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|sadly|finally|just|recently)\s+)*(?:died|passed away|was put down|was put to sleep|had to be put down)\b|\b(?:put|putting)\s+(\p{Lu}[\p{L}'’-]*)\s+down\b|\b(?:rehome|rehomed|rehoming|re-home|re-homed|gave away|give away|giving away|given away)\s+(\p{Lu}[\p{L}'’-]*)|\bfound\s+(\p{Lu}[\p{L}'’-]*)\s+a\s+new\s+home\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:(?:has|had|was|got|finally)\s+)*(?:went|gone|been\s+sent|was\s+sent|moved)\s+to\s+(?:live\s+with|a\s+new\s+home|a\s+(?:new\s+)?family)\b|\b(\p{Lu}[\p{L}'’-]*)\s+(?:was|got|has\s+been|had\s+to\s+be)\s+re-?homed\b|\b(?:we|i|they)\s+(?:sadly\s+|just\s+)?lost\s+(?:our\s+|my\s+|little\s+|old\s+)*(\p{Lu}[\p{L}'’-]*)\s+(?:on|in|last|this|yesterday|today|to|after|at)\b/u;
 /** Keeping or having something: "has a corgi called Biscuit", "owns two horses", "adopted a cat". */
 const KEEPS_EN =
   /\b(?:has|have|had|owns?|owned|got|keeps?|kept|adopted)\s+(?:an?|one|two|three|four|five|\d+)\s|\b(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|horse|pony|tortoise|pet)\s+(?:called|named)\b/i;
@@ -1338,8 +1390,11 @@ const RELATIVES_ZH = [
   '侄女',
   '外甥女',
   '外甥',
+  '外孙女',
+  '外孙',
   '孙子',
   '孙女',
+  '孙儿',
   '公公',
   '婆婆',
   '岳父',
@@ -1376,7 +1431,8 @@ const FRAMES_ZH: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'residence', pattern: /(?:接到|接去|送到|送去)([^，,。；;！!来去住]+?)(?:来|去)?(?:住|生活|养老)/u },
   {
     name: 'residence',
-    pattern: /(?:住在|住|搬到了|搬到|搬去了|搬去|搬来了|搬来|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u,
+    pattern:
+      /(?:住在|住(?![了过]?[\d一二两三四五六七八九十几]*[天周个月]*院)|搬到了|搬到|搬去了|搬去|搬来了|搬来|定居在|定居|生活在|居住在)([^，,。；;！!]+)/u,
   },
   // The school one goes to: "在实验小学读三年级", "转到育才小学了".
   {
@@ -1437,7 +1493,7 @@ const CAR_MAKES_ZH =
   /(丰田|本田|特斯拉|宝马|奔驰|奥迪|大众|比亚迪|福特|日产|蔚来|理想|小鹏|吉利|现代|马自达|雷克萨斯|保时捷|沃尔沃|别克|雪佛兰|长城|红旗|五菱|问界|极氪)/u;
 /** An age; not the age at an event ("十九岁就考了驾照", "十八岁那年", "二十岁以后"), which is no age now. */
 const AGE_ZH =
-  /(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁(?!(?:时|的时候|那年|那会|就|起|开始|以前|之前|以后|之后|后|前|上))/u;
+  /(?<!比[^，,。；;]{0,6}[大小])(?<![大小])(\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁(?!(?:时|的时候|那年|那会|就|起|开始|以前|之前|以后|之后|后|前|上))/u;
 
 /** An animal a clause keeps or names: "养了一只叫“煤球”的黑猫", "有条狗". */
 const ANIMAL_ZH = /(?:养|[只条匹头])[^，,。；;]*?(?:猫|狗|鸟|鱼|兔|龟|鼠|鹦鹉|马)/u;
@@ -1534,7 +1590,8 @@ function deniedZh(text: string): Set<string> | null {
   // at most a verb such as 去, 考, 喝 and 再), and who denies it is no part of it.
   const objectFirst = after.size === 0 || [...after].every((t) => LIGHT_AFTER_DENIAL_ZH.has(t));
   if (!objectFirst) return after;
-  const before = new Set([...hanTerms(rest.slice(0, denial.index))].filter((t) => !PEOPLE_CHARS_ZH.has(t)));
+  const said = rest.slice(0, denial.index).replace(BEFORE_DENIED_ZH, '');
+  const before = new Set([...hanTerms(said)].filter((t) => !PEOPLE_CHARS_ZH.has(t)));
   return before.size > 0 ? before : after;
 }
 
@@ -1544,6 +1601,8 @@ const LIGHT_AFTER_DENIAL_ZH: ReadonlySet<string> = new Set([...'再去考学用�
 /** "早饭改喝豆浆了": a habit's verb said with 改 and what it is done with now. */
 const HABIT_CHANGE_ZH = /改(喝|吃|用|骑|坐|开|抽|听|玩|练|打|穿|戴)了?([^，,。；;了]{1,8})/u;
 const PEOPLE_CHARS_ZH = new Set([...'我你他她它们咱']);
+/** Words that may stand before a denied object and are no part of it: "已经把咖啡戒了". */
+const BEFORE_DENIED_ZH = /^(?:[我你他她它们咱]*)(?:已经|早就|早已|都|也|就|终于)*把/u;
 
 /**
  * Whether a Chinese statement changes the habit an older one states: "我早饭习惯喝牛奶" → "早饭改喝豆浆了"
@@ -1733,7 +1792,7 @@ function analyseChinese(text: string): Analysis {
   if (/纯素|全素|严格素食/.test(body)) frames.set('diet', new Set(['vegan']));
   else if (/吃素|素食/.test(body)) frames.set('diet', new Set(['vegetarian']));
   // "爱吃红烧肉", "每顿都要有肉": one who eats meat.
-  else if (/吃肉|吃荤|爱吃[^，,。；;肉]{0,3}肉|(?:每顿|顿顿)[^，,。；;]{0,4}肉/.test(body))
+  else if (/吃肉|吃荤|开荤|爱吃[^，,。；;肉]{0,3}肉|(?:每顿|顿顿)[^，,。；;]{0,4}肉/.test(body))
     frames.set('diet', new Set(['omnivore']));
   else if (eatenAgain !== undefined) frames.set('diet', new Set([dietOfFood(eatenAgain)]));
   const marital = MARITAL_ZH.find(([pattern]) => pattern.test(body))?.[1];
@@ -1802,11 +1861,13 @@ function analyseChinese(text: string): Analysis {
     residence,
     from: from ? hanTerms(from) : new Set(),
     ended: ENDED_ZH.test(body),
-    died: hanTerms(DIED_ZH.exec(trimmed)?.[1] ?? ''),
-    keeps: /养|有一?[只条匹头]/u.test(body),
+    died: hanTerms(DIED_ZH.exec(trimmed)?.[1] ?? REHOMED_ZH.exec(trimmed)?.[1] ?? ''),
+    keeps: /养|有一?[只条匹头]|(?:狗狗|狗|猫咪|猫|兔子|鹦鹉)(?:的名字)?叫/u.test(body),
   };
 }
 
 /** A named pet or animal that died, said at the start of a clause: "豆豆去年走了", "我们家的咪咪上个月死了". */
+/** A named pet sent to live elsewhere: "旺财送去我表姐家了", "把咪咪送人了". */
+const REHOMED_ZH = /(?:^|[，,。；;])(?:把)?(\p{Script=Han}{2,3}?)(?:被)?(?:送去|送到|送给|送人|送走)/u;
 const DIED_ZH =
   /(?:^|[，,。；;])(?:[^，,。；;]{0,6}的)?(\p{Script=Han}{2,3}?)(?:去年|前年|今年|上个月|上周|前几天|昨天|前天|已经|也|突然)*(?:因为?[^，,。；;]{1,8}?)?(?:走了|去世了|死了|过世了|病死了|老死了|没了)/u;

@@ -146,6 +146,58 @@ describe('rule-based contradiction judge', () => {
     ['我每周六跟小区羽毛球队打球', '羽毛球队我没再去了，现在改打匹克球'],
     ['我现在没上班，在家带孩子', '孩子上幼儿园了，我重新上班了，在超市做收银'],
     ['我们打算五一去西藏自驾', '五一西藏自驾黄了，老板不批假'],
+    // blind-17
+    [
+      'I work as a mortgage adviser at Nationwide in Swindon',
+      "handed in my notice at the building society last week, I start with the council's housing team in March",
+    ],
+    [
+      'I rent a one-bed flat in Leith',
+      'we finally got the keys to the new place in Dunfermline, so no more Edinburgh rent!',
+    ],
+    ['My pottery class is on Thursday evenings', "actually it's Tuesdays not Thursdays for pottery, I got mixed up"],
+    [
+      'I smoke about ten a day, mostly roll-ups',
+      'six months without a single cigarette now, the patches actually worked',
+    ],
+    [
+      'My girlfriend Hannah and I have been together two years',
+      "Hannah and I called it a day over the summer. I've been seeing someone called Priya since October",
+    ],
+    ['We have a blue budgie called Kiwi', 'we lost Kiwi on Sunday morning, the kids buried him under the apple tree'],
+    ['I take sertraline 50 mg every morning', "GP has doubled my sertraline, so it's 100 mg a day from now on"],
+    [
+      'I drive a red Mazda MX-5',
+      "the MX-5 went to a bloke off Gumtree on Saturday, I'm getting the bus until I find something cheaper",
+    ],
+    [
+      "We're going to Crete for our anniversary in June",
+      "Crete's not happening anymore, Dan's boss won't sign off the leave",
+    ],
+    [
+      'My mobile number is 07700 900412',
+      "got my phone nicked on the tube so I'm on 07700 900877 now, the old SIM is blocked",
+    ],
+    [
+      'I support Leeds United',
+      "honestly I've switched allegiance to Bradford City since moving back home, Elland Road is too far",
+    ],
+    [
+      "I'm training for the Manchester Marathon in April",
+      "stress fracture in my foot, so I've withdrawn from Manchester, maybe next year",
+    ],
+    [
+      'My dentist is Dr Okonkwo at Smile Dental in Leeds',
+      "Smile Dental went private so I've registered with a practice in Harrogate instead",
+    ],
+    ["I'm single and not really looking", 'Marcus proposed on Saturday and I said yes!!'],
+    ['我家狗狗叫旺财，是只柯基', '房东不让养狗，旺财送去我表姐家了'],
+    ['我手机号是138 0013 4567', '以后打我新号139 0021 7788，原来那个已经停机了'],
+    ['我和女朋友小雅准备年底结婚', '跟小雅分手了，婚礼酒店也退了'],
+    ['我吃素，一点肉都不碰', '查出贫血以后，医生让我吃点鸡肉牛肉，我现在也开荤了'],
+    ['我每天要喝两杯咖啡', '我已经把咖啡戒了，现在改喝大麦茶'],
+    ['今年国庆我们全家要去云南大理', '国庆的计划泡汤了，我爸突然住院，哪儿也去不成'],
+    ['我的瑜伽课在周四晚上', '其实是周二，不是周四，我记错了'],
   ])('"%s" is contradicted by "%s"', async (older, newer) => {
     expect(await relation(older, newer)).toBe('contradicts');
   });
@@ -253,6 +305,24 @@ describe('rule-based contradiction judge', () => {
     ['My work email is dana@kovac-design.com', 'Use dana.k@proton.me for personal mail from now on'],
     ['My dad is Tom Kovac', 'Tom retired last year'],
     ['我不喝咖啡', '咖啡我不喝了'],
+    // blind-17: a move at marriage, a hospital stay, an age difference, a workplace within an employer,
+    // a preference said as 是X不是Y, "but not", "turned out not to be".
+    [
+      'They live in a four-bedroom house in Montrose, near the golf course, with solar panels.',
+      'She grew up in Mthatha in the Eastern Cape and moved to KwaZulu-Natal when she married.',
+    ],
+    ['住在坂田，跟同事合租一个两房，我那间一个月三千二，押一付三。', '前年割了阑尾，在港大深圳医院，住了四天院。'],
+    [
+      '他老伴儿刘桂芬比他小两岁，退休前是亚麻厂的质检员。',
+      '外孙豆豆六岁，是周琳的孩子，上幼儿园大班，每天下午都是周德胜去接。',
+    ],
+    ['I work for the NHS', "I'm a physio at the Royal Free, mostly on the stroke rehab ward"],
+    ['蒋德容在重庆解放碑附近开了一家老火锅店，已经开了十八年。', '她最爱吃的是凉粉，不是火锅。'],
+    [
+      'He washes dishes at a sushi place on Storgata three evenings a week to cover his rent.',
+      "He's on a scholarship from the Brazilian government's CAPES programme that covers tuition but not rent.",
+    ],
+    ['Hamid is allergic to wasps', 'Hamid turned out not to be allergic to cats after all — the test was negative'],
   ])('"%s" and "%s" are about different things', async (older, newer) => {
     expect(await relation(older, newer)).toBe('unrelated');
   });
