@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('the shipped personal-facts fixture', () => {
-  it('has a tuning split and sixteen held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
+  it('has a tuning split and seventeen held-out splits, 100+ facts in English and Chinese on everyday topics', async () => {
     const splits = await loadPersonalFacts(shipped);
     expect(splits.map((s) => s.split).sort()).toEqual([
       'blind-10',
@@ -29,6 +29,7 @@ describe('the shipped personal-facts fixture', () => {
       'blind-14',
       'blind-15',
       'blind-16',
+      'blind-17',
       'blind-2',
       'blind-3',
       'blind-4',
