@@ -136,8 +136,8 @@ export function relateStatements(older: Statement, said: Statement): Relation {
     if (!sameTerms(older.keyValue.key, newer.keyValue.key)) return unrelated('different-key');
     return compareValues(older, newer, older.keyValue.value, newer.keyValue.value, 'same-key');
   }
-  if (emailChanged(older, newer)) return contradicts('email-changed');
-  if (numberChanged(older, newer)) return contradicts('number-changed');
+  if (contactChanged(older, newer, EMAIL)) return contradicts('email-changed');
+  if (contactChanged(older, newer, PHONE)) return contradicts('number-changed');
   if (corrected(older, newer)) return contradicts('corrected');
 
   const both = [...older.frames.keys()].filter((name) => newer.frames.has(name));
@@ -368,43 +368,43 @@ function stoppedWithin(statement: Statement, topic: ReadonlySet<string>): boolea
   );
 }
 
-const EMAIL = /[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/gu;
-const EMAIL_KINDS = /\b(?:work|personal|private|school|uni|university|business|office|home)\b/giu;
-const NEW_ADDRESS_EN =
-  /\bnew\b|\bfrom\s+now\s+on\b|\binstead\b|\bswitched\b|\bchanged\b|\bno\s+longer\b|\bany\s?more\b|换了|改成|改用|以后用|不用了/iu;
-
-/**
- * "My personal email is dana.kovac@outlook.com" → "Use dana.k@proton.me from now on": another
- * address, said as a change, for the same kind of mail (a work address and a personal one both hold).
- */
-function emailChanged(older: Statement, newer: Statement): boolean {
-  const was: readonly string[] = older.text.match(EMAIL) ?? [];
-  const now: readonly string[] = newer.text.match(EMAIL) ?? [];
-  if (was.length === 0 || now.length === 0 || now.some((address) => was.includes(address))) return false;
-  const kinds = (text: string): Set<string> =>
-    new Set((text.match(EMAIL_KINDS) ?? []).map((kind) => kind.toLowerCase()));
-  const [then, said] = [kinds(older.text), kinds(newer.text)];
-  if (then.size > 0 && said.size > 0 && ![...said].some((kind) => then.has(kind))) return false;
-  return NEW_ADDRESS_EN.test(newer.text);
+/** A way to reach the owner: how its values are found in a text, the kinds it comes in, and how a change is said. */
+interface Contact {
+  values: (text: string) => string[];
+  kinds: RegExp;
+  changeSaid: RegExp;
 }
 
-/** A phone number: seven digits or more, in groups ("07700 900412", "138 0013 4567", "+44 7700-900877"). */
-const PHONE = /\+?\d[\d\s-]{5,}\d/gu;
-const NUMBER_KINDS = /\b(?:work|office|home|landline|mobile|cell|personal|business)\b|座机|办公室|单位/giu;
-const NEW_NUMBER =
-  /\bnew\b|\bnow\b|\bfrom\s+now\s+on\b|\binstead\b|\bchanged\b|\bno\s+longer\b|\bblocked\b|\bold\s+(?:one|number|sim)\b|新号|换了|改成|以后打|停机|不用了/iu;
+/** An email address. */
+const EMAIL: Contact = {
+  values: (text) => text.match(/[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)+/gu) ?? [],
+  kinds: /\b(?:work|personal|private|school|uni|university|business|office|home)\b/giu,
+  changeSaid:
+    /\bnew\b|\bfrom\s+now\s+on\b|\binstead\b|\bswitched\b|\bchanged\b|\bno\s+longer\b|\bany\s?more\b|换了|改成|改用|以后用|不用了/iu,
+};
 
-/** "My mobile number is 07700 900412" → "I'm on 07700 900877 now, the old SIM is blocked": another number, said as a change. */
-function numberChanged(older: Statement, newer: Statement): boolean {
-  const digits = (text: string): string[] =>
-    (text.match(PHONE) ?? []).map((n) => n.replace(/\D/gu, '')).filter((n) => n.length >= 7);
-  const [was, now] = [digits(older.text), digits(newer.text)];
-  if (was.length === 0 || now.length === 0 || now.some((n) => was.includes(n))) return false;
+/** A phone number: seven digits or more, in groups ("07700 900412", "138 0013 4567", "+44 7700-900877"). */
+const PHONE: Contact = {
+  values: (text) =>
+    (text.match(/\+?\d[\d\s-]{5,}\d/gu) ?? []).map((n) => n.replace(/\D/gu, '')).filter((n) => n.length >= 7),
+  kinds: /\b(?:work|office|home|landline|mobile|cell|personal|business)\b|座机|办公室|单位/giu,
+  changeSaid:
+    /\bnew\b|\bnow\b|\bfrom\s+now\s+on\b|\binstead\b|\bchanged\b|\bno\s+longer\b|\bblocked\b|\bold\s+(?:one|number|sim)\b|新号|换了|改成|以后打|停机|不用了/iu,
+};
+
+/**
+ * "My personal email is dana.kovac@outlook.com" → "Use dana.k@proton.me from now on", "My mobile
+ * number is 07700 900412" → "I'm on 07700 900877 now": another address or number, said as a change,
+ * for the same kind (a work address and a personal one both hold).
+ */
+function contactChanged(older: Statement, newer: Statement, contact: Contact): boolean {
+  const [was, now] = [contact.values(older.text), contact.values(newer.text)];
+  if (was.length === 0 || now.length === 0 || now.some((value) => was.includes(value))) return false;
   const kinds = (text: string): Set<string> =>
-    new Set([...text.matchAll(NUMBER_KINDS)].map(([kind]) => kind.toLowerCase()));
+    new Set([...text.matchAll(contact.kinds)].map(([kind]) => kind.toLowerCase()));
   const [then, said] = [kinds(older.text), kinds(newer.text)];
   if (then.size > 0 && said.size > 0 && ![...said].some((kind) => then.has(kind))) return false;
-  return NEW_NUMBER.test(newer.text);
+  return contact.changeSaid.test(newer.text);
 }
 
 /** "actually it's Tuesdays not Thursdays for pottery", "是周二不是周四": a correction naming what the older said. */
