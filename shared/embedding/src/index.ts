@@ -23,6 +23,7 @@ export {
   V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
+export { BUILTIN_MODELS, type BuiltinModel, isBuiltinModel } from './builtin/models.ts';
 export type { DerivationOptions } from './builtin/word-vectors/derive.ts';
 export { WordTable } from './builtin/word-vectors/word-table.ts';
 export {
@@ -34,14 +35,7 @@ export {
   WordVectorsUnavailableError,
   wordTablePath,
 } from './builtin/word-vectors/word-table-file.ts';
-export {
-  BUILTIN_MODELS,
-  type BuiltinModel,
-  createEmbedder,
-  type EmbedderSettings,
-  isBuiltinModel,
-  type ProviderSettings,
-} from './factory.ts';
+export { createEmbedder, type EmbedderSettings, type ProviderSettings } from './factory.ts';
 export type { Embedder } from './port.ts';
 export {
   CircuitBreaker,

@@ -1,6 +1,7 @@
 import { env } from '@hindsight/config';
 import { z } from 'zod';
-import { BUILTIN_MODELS, isBuiltinModel, type ProviderSettings } from './factory.ts';
+import { BUILTIN_MODELS, isBuiltinModel } from './builtin/models.ts';
+import type { ProviderSettings } from './factory.ts';
 
 /**
  * The `EMBEDDINGS_*` variables of every service that embeds (the embedder service, memory-api

@@ -91,13 +91,13 @@ export interface CountedKeywordMatch<Id = string> {
 }
 
 /** `rankKeywordMatches` for matches a store has counted itself (e.g. from its own token form). */
-export function rankCountedKeywordMatches(
+export function rankCountedKeywordMatches<Id = string>(
   queryTerms: readonly string[],
-  matches: readonly CountedKeywordMatch[],
+  matches: readonly CountedKeywordMatch<Id>[],
   statistics: OwnerStatistics,
   k: number,
   ranking: KeywordRanking = DEFAULT_KEYWORD_RANKING,
-): Candidate[] {
+): Array<{ id: Id; score: number }> {
   if (matches.length === 0) return [];
   const averageLength = statistics.averageLength ?? matches.reduce((sum, f) => sum + f.length, 0) / matches.length;
   const scorer = keywordScorer(queryTerms, { ...statistics, averageLength }, ranking);

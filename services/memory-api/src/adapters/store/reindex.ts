@@ -1,4 +1,4 @@
-import { isBuiltinModel } from '@hindsight/embedding';
+import { isBuiltinModel } from '@hindsight/embedding/builtin-models';
 import { type EmbeddingSpace, sameSpace } from '../../memory/store-port.ts';
 
 /** The store's settings the re-index reads: the same environment as memory-api's. */

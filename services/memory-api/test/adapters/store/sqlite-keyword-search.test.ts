@@ -13,6 +13,7 @@ import {
   ownerTermPrefix,
   rankKeywordMatches,
 } from '../../../src/adapters/store/keywords.ts';
+import { BY_ROWID_CHECKED, filterToSql } from '../../../src/adapters/store/sqlite/filter-sql.ts';
 import { SqliteMemoryStore } from '../../../src/adapters/store/sqlite/store.ts';
 import { OwnerChangeError, type SearchScope } from '../../../src/memory/store-port.ts';
 import { auth, startTestApp, TENANT_KEYS, type TestApp } from '../../support/app.ts';
@@ -398,6 +399,67 @@ describe('sqlite keyword search of a heavy owner', () => {
     expect(hits).toHaveLength(40);
     const exact = new Map(unbounded(query, MEMORIES).map((h) => [h.id, Number(h.score.toFixed(9))]));
     for (const hit of hits) expect(Number(hit.score.toFixed(9))).toBe(exact.get(hit.id));
+  });
+
+  it('reads few postings whole, ranks them, and leaves out the best matches its filters refuse', async () => {
+    const query = 'w700x w701x';
+    const terms = keywordTokens(query);
+    const wanted = new Set(terms);
+    const matching = records
+      .map((record) => ({ id: record.id, terms: keywordTokens(searchableText(record)) }))
+      .filter((d) => d.terms.some((term) => wanted.has(term)));
+    // Few enough postings to be read whole (keyword-search.ts WHOLE_READ_POSTINGS), more than k.
+    expect(matching.length).toBeGreaterThan(12);
+    expect(matching.length).toBeLessThan(512);
+    const ranked = rankKeywordMatches(
+      terms,
+      matching,
+      {
+        documents: MEMORIES,
+        documentFrequency: (term) => matching.filter((d) => d.terms.includes(term)).length,
+        averageLength: matching.reduce((sum, d) => sum + d.terms.length, 0) / matching.length,
+      },
+      matching.length,
+      DEFAULT_KEYWORD_RANKING,
+    );
+    const refused = records.filter((r) => ranked.slice(0, 3).some((h) => h.id === r.id));
+    await store.commit({
+      inserts: [],
+      updates: refused.map((record) => ({ record: { ...record, status: 'archived' as const } })),
+    });
+    try {
+      const hits = await store.keywordSearch(OWNER, terms, 8);
+      const gone = new Set(refused.map((r) => r.id));
+      const expected = ranked.filter((h) => !gone.has(h.id)).slice(0, 8);
+      expect(rounded(hits)).toEqual(rounded(expected));
+      expect(hits.filter((h) => gone.has(h.id))).toEqual([]);
+    } finally {
+      await store.commit({
+        inserts: [],
+        updates: refused.map((record) => ({ record: { ...record, status: 'active' as const, version: 2 } })),
+      });
+    }
+  });
+
+  it("checks matches against the filters in the narrow filter index, never the memories' rows", () => {
+    const db = new Database(join(dir, 'memory.db'), { readonly: true });
+    try {
+      const filtered: SearchScope[] = [
+        OWNER,
+        { ...OWNER, validAt: Date.now(), layers: ['semantic'], categories: ['fact'] },
+        { ...OWNER, agentId: 'agent-1', occurredFrom: 0, occurredTo: Date.now(), tags: ['work'] },
+      ];
+      for (const scope of filtered) {
+        const { where, params } = filterToSql(scope);
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN SELECT m.rowid, m.id FROM ${BY_ROWID_CHECKED} WHERE ${where}`)
+          .all('[]', ...params) as Array<{ detail: string }>;
+        const memoriesStep = plan.map((step) => step.detail).filter((detail) => /\bm\b/.test(detail));
+        expect(memoriesStep).toEqual([expect.stringMatching(/USING COVERING INDEX memories_filter/)]);
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it("keeps to the owner's filters while reading part of the postings", async () => {

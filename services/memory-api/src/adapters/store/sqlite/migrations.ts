@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { FILTER_INDEX, FILTER_INDEX_COLUMNS } from './filter-sql.ts';
 import {
   countKeywordOwners,
   entryKey,
@@ -255,6 +256,14 @@ export const MIGRATIONS: ReadonlyArray<{
           last_accessed_at INTEGER
         );
       `);
+    },
+  },
+  {
+    // A search's filter check of its keyword matches (filter-sql.ts BY_ROWID_CHECKED) reads this
+    // narrow index, ~150 entries a page, instead of each memory's wide row on a page of its own.
+    version: 14,
+    up: (db) => {
+      db.exec(`CREATE INDEX IF NOT EXISTS ${FILTER_INDEX} ON memories (${FILTER_INDEX_COLUMNS.join(', ')})`);
     },
   },
 ];

@@ -16,7 +16,8 @@ import type {
   UserLayerCounts,
   WriteBatch,
 } from '../../../memory/store-port.ts';
-import { type PooledRead, SqliteReadPool, type StoreReads } from './read-pool.ts';
+import { SqliteReadPool } from './read-pool.ts';
+import type { PooledRead, StoreReads } from './read-protocol.ts';
 import {
   DEFAULT_CONNECTION_MEMORY,
   isBulkWrite,

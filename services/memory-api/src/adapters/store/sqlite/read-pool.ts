@@ -1,91 +1,16 @@
 import { Worker } from 'node:worker_threads';
-import { AppError } from '@hindsight/errors';
-import type { CandidateQuery, CandidateSet, EmbeddingSpace, MemoryStore } from '../../../memory/store-port.ts';
-import type { SearchStage, SqliteMemoryStore, SqliteStoreOptions, StageListener } from './store.ts';
+import type { CandidateQuery, CandidateSet } from '../../../memory/store-port.ts';
+import {
+  type ReaderMessage,
+  type ReaderSetup,
+  type ReadRequest,
+  reviveError,
+  type StoreReads,
+  type WorkerCall,
+} from './read-protocol.ts';
+import type { StageListener } from './store.ts';
+import { readWorkerModule } from './worker-module.ts';
 
-/**
- * The store calls a read worker answers: each reads only, and each is one statement or a few on
- * one connection, so a worker's answer is what the serving connection would have read at that
- * moment (WAL: a read starts from the last commit, and a commit is acknowledged only once done).
- * Point lookups by a unique key (`get`, `findActiveByHash`: ~10 µs) stay on the serving
- * connection: a round trip to a worker costs more than they do, and a batch write asks one per item.
- */
-export const POOLED_READS = [
-  'searchCandidates',
-  'getMany',
-  'list',
-  'listIds',
-  'count',
-  'vectorSearch',
-  'keywordSearch',
-  'similarities',
-  'countByLayer',
-  'countByUser',
-  'listErasures',
-] as const;
-export type PooledRead = (typeof POOLED_READS)[number];
-/**
- * What the access worker writes (`role: 'access'`): access statistics, the one write memory-api
- * makes on every search, gathered by the AccessRecorder and written off the event loop on a
- * connection of its own (an update of a few hundred rows took 5–8 ms of the loop, up to 77 ms);
- * and the WAL's checkpoints, which the serving connection leaves to it (`checkpointsElsewhere`).
- */
-export const ACCESS_WRITES = ['recordAccess', 'checkpoint'] as const;
-export type WorkerCall = PooledRead | (typeof ACCESS_WRITES)[number];
-export type StoreReads = Pick<MemoryStore, Exclude<WorkerCall, 'checkpoint'>> & Pick<SqliteMemoryStore, 'checkpoint'>;
-
-/** What a read worker opens: the serving store's file, settings and space. */
-export interface ReaderSetup {
-  path: string;
-  options: SqliteStoreOptions;
-  space: EmbeddingSpace;
-  /** `reads`: a read-only connection answering POOLED_READS; `access`: a writing one answering ACCESS_WRITES. */
-  role: 'reads' | 'access';
-}
-
-/** Worker → pool. */
-export type ReaderMessage =
-  | { kind: 'ready' }
-  | { kind: 'failed'; error: SerialisedError }
-  | { kind: 'answer'; id: number; value: unknown; stages?: Array<[SearchStage, number]> }
-  | { kind: 'error'; id: number; error: SerialisedError };
-
-/**
- * Pool → worker: a call, or the query vector of a `searchCandidates` call already sent (its
- * `CandidateQuery` crosses without its `vector` promise, which this message settles).
- */
-export type ReadRequest =
-  | { kind: 'call'; id: number; method: WorkerCall; args: unknown[] }
-  | { kind: 'vector'; id: number; vector: Float32Array | undefined };
-
-/** An error across the thread boundary: a typed one keeps its code and status (a bad cursor stays a 400). */
-export interface SerialisedError {
-  name: string;
-  message: string;
-  app?: { code: string; status: number; details?: AppError['details'] };
-}
-
-export function serialiseError(error: unknown): SerialisedError {
-  if (error instanceof AppError) {
-    return {
-      name: error.name,
-      message: error.message,
-      app: { code: error.code, status: error.status, ...(error.details ? { details: error.details } : {}) },
-    };
-  }
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
-function reviveError(error: SerialisedError): Error {
-  const revived = error.app
-    ? new AppError(error.app.code, error.app.status, error.message, error.app.details)
-    : new Error(error.message);
-  revived.name = error.name;
-  return revived;
-}
-
-const WORKER_ENTRY = new URL('./read-worker.mjs', import.meta.url);
 /**
  * Each worker's young generation (V8's new space). A search's objects live only while it runs, so
  * a small one is collected as cheaply; left to V8 it grew to 32 MiB per worker under 16 clients
@@ -106,12 +31,13 @@ class ReadWorker {
   private stopped = false;
 
   constructor(
+    module: URL,
     setup: ReaderSetup,
     onLost: (worker: ReadWorker) => void,
     private readonly onStage: StageListener,
   ) {
-    // No inherited flags: the entry registers tsx itself, whatever started this process.
-    this.worker = new Worker(WORKER_ENTRY, {
+    // No inherited flags: the module is plain JavaScript (worker-module.ts), whatever started this process.
+    this.worker = new Worker(module, {
       workerData: setup,
       execArgv: [],
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
@@ -215,6 +141,7 @@ export class SqliteReadPool {
   private stageListener: StageListener | undefined;
 
   private constructor(
+    private readonly module: URL,
     private readonly setup: ReaderSetup,
     size: number,
   ) {
@@ -224,7 +151,7 @@ export class SqliteReadPool {
   /** Starts `size` workers and waits until each has its connection open (or one failed to open it). */
   static async start(setup: ReaderSetup, size: number): Promise<SqliteReadPool> {
     if (size < 1) throw new Error('a read pool needs at least one worker');
-    const pool = new SqliteReadPool(setup, size);
+    const pool = new SqliteReadPool(await readWorkerModule(), setup, size);
     try {
       await Promise.all(pool.workers.map((w) => w.ready));
     } catch (error) {
@@ -253,13 +180,27 @@ export class SqliteReadPool {
 
   /**
    * One search's store part on one worker, in one round trip: the worker looks for keyword
-   * candidates at once and finishes when the query vector, sent after the call, comes.
+   * candidates at once and finishes when the query vector, sent after the call, comes. It goes to
+   * the owner's worker (`ownersWorker`) unless that one is busier than another.
    */
   searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
     if (this.closing) return Promise.reject(new Error('store is not open'));
     const { vector, ...rest } = query;
     const call = { kind: 'call' as const, id: this.nextId++, method: 'searchCandidates' as const, args: [rest] };
-    return this.leastBusy().send(call, vector) as Promise<CandidateSet>;
+    return this.ownersWorker(rest.scope.tenant, rest.scope.userId).send(call, vector) as Promise<CandidateSet>;
+  }
+
+  /**
+   * Each owner's searches go to one worker while it is no busier than the least busy one by more
+   * than OWNER_AFFINITY_SLACK calls: a worker keeps the owners it searched in memory (their int8
+   * vectors and keyword postings, int8-cache.ts and keyword-cache.ts), and owners spread over all
+   * the workers are each held once instead of once per worker, so the same memory holds twice the
+   * owners with two workers. A busy owner's searches still spread over every core.
+   */
+  private ownersWorker(tenant: string, userId: string): ReadWorker {
+    const home = this.workers[ownerHash(tenant, userId) % this.workers.length] as ReadWorker;
+    const least = this.leastBusy();
+    return home.pending.size <= least.pending.size + OWNER_AFFINITY_SLACK ? home : least;
   }
 
   /**
@@ -287,6 +228,7 @@ export class SqliteReadPool {
 
   private spawn(): ReadWorker {
     return new ReadWorker(
+      this.module,
       this.setup,
       (dead) => {
         if (this.closing) return;
@@ -296,4 +238,15 @@ export class SqliteReadPool {
       (stage, seconds) => this.stageListener?.(stage, seconds),
     );
   }
+}
+
+/** Calls a worker may have waiting beyond the least busy one's and still get its own owners' searches. */
+const OWNER_AFFINITY_SLACK = 1;
+
+/** A stable hash of an owner (FNV-1a over its tenant and user): which worker is its own. */
+function ownerHash(tenant: string, userId: string): number {
+  let hash = 0x811c9dc5;
+  const key = `${tenant}\u001f${userId}`;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }

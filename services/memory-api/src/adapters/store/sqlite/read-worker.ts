@@ -8,7 +8,7 @@ import {
   type ReadRequest,
   serialiseError,
   type WorkerCall,
-} from './read-pool.ts';
+} from './read-protocol.ts';
 import { type SearchStage, SqliteMemoryStore } from './store.ts';
 
 /**
