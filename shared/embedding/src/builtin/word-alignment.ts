@@ -33,6 +33,8 @@ const SAME_KIND = 0.8;
 const CACHED_TEXTS = 20_000;
 /** Single characters that carry no meaning of their own in a Chinese run. */
 const CHINESE_PARTICLES = new Set([...'的了是在有和我你他她它们吗呢吧啊也都就还']);
+/** A question's "at her home" (她家有…, 家里有…): the household the question is about, not what it asks for. */
+const HOUSEHOLD_ZH: ReadonlySet<string> = new Set(['家', '家里', '家中', '家里头']);
 
 export class WordAligner implements WordAlignment {
   private readonly vectors = new Map<string, Float32Array>();
@@ -86,13 +88,19 @@ export class WordAligner implements WordAlignment {
     }
     const chinese = this.chinese;
     if (chinese) {
+      const household: Unit[] = [];
       for (const [run] of text.matchAll(/\p{Script=Han}+/gu)) {
         for (const rank of segmentChinese(run, chinese)) {
           const word = chinese.words[rank] as string;
           if (word.length === 1 && CHINESE_PARTICLES.has(word)) continue;
-          units.push(this.unit('zh', chinese, rank, word, this.chineseZipfNorm));
+          const unit = this.unit('zh', chinese, rank, word, this.chineseZipfNorm);
+          // 家 keeps every kind: alone in a question (她家在哪儿) it asks for the home as much as the family.
+          if (question && HOUSEHOLD_ZH.has(word)) household.push(unit);
+          units.push(question && !HOUSEHOLD_ZH.has(word) ? askedKinds(unit) : unit);
         }
       }
+      // 她家有宠物吗 asks whether she has a pet: 家 is where, not what (她家在哪儿 keeps it, having nothing else).
+      if (household.length > 0 && household.length < units.length) return units.filter((u) => !household.includes(u));
     }
     return units;
   }
@@ -113,6 +121,23 @@ export class WordAligner implements WordAlignment {
     return { vector, kinds: this.answerTypes?.kinds.get(word) ?? [], weight };
   }
 }
+
+/**
+ * A Chinese question word asks for the kind it lies nearest, not every kind of its glosses: 宠物
+ * ("pet", "domestic animal") is a pet and, by "domestic", a home, and a question about pets then
+ * found every fact naming a building. Kinds within ASKED_KIND_MARGIN of the nearest stay.
+ */
+function askedKinds(unit: Unit): Unit {
+  if (unit.kinds.length < 2) return unit;
+  const closeness = unit.kinds.map((kind) => {
+    let similarity = 0;
+    for (let i = 0; i < kind.length; i++) similarity += (kind[i] as number) * (unit.vector[i] as number);
+    return similarity;
+  });
+  const nearest = Math.max(...closeness);
+  return { ...unit, kinds: unit.kinds.filter((_, i) => (closeness[i] as number) >= nearest - ASKED_KIND_MARGIN) };
+}
+const ASKED_KIND_MARGIN = 0.03;
 
 /** The best similarity of one query word with any word of the text. */
 function bestMatch(asked: Unit, said: readonly Unit[]): number {
