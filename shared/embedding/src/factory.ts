@@ -14,7 +14,7 @@ import {
   V11_FEATURES,
   WORD_VECTOR_FEATURES,
 } from './builtin/features.ts';
-import { type BuiltinModel, isBuiltinModel } from './builtin/models.ts';
+import type { BuiltinModel } from './builtin/models.ts';
 import type { Embedder } from './port.ts';
 import { CachedEmbedder, type CachedEmbedderOptions } from './throughput/cached-embedder.ts';
 import { MicroBatcher, type MicroBatcherOptions } from './throughput/micro-batcher.ts';
