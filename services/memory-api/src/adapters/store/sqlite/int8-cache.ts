@@ -19,12 +19,11 @@ import { caughtUp, evictOverBudget, type OwnerState } from './owner-state.ts';
 
 /**
  * Bytes of vectors one connection keeps, over every owner it holds (~0.5 MiB for 1,000 of 512-d, so
- * ~64 such owners). The read pool sends each owner's searches to one worker (read-pool.ts), so two
- * workers hold the bench's 100 owners of 1,000 once between them (vectorSearch 2.6 → 1.9 ms, 8 Dec
- * 2026); with the workers bundled (worker-module.ts) memory-api stayed at ~400 MiB RSS. Before that
- * each worker held every owner it was sent: 8 MiB (16 owners) each, missing most searches.
+ * ~16 such owners). 32 MiB took memory-api from 513 to 693 MiB RSS at 100k memories over 100 users
+ * (README) for ~0.2 ms of k-NN when every owner is searched alike; the few owners an agent works
+ * with at a time fit in 8.
  */
-const CACHE_BUDGET_BYTES = 32 * 2 ** 20;
+const CACHE_BUDGET_BYTES = 8 * 2 ** 20;
 
 /** Where the cache reads vectors from: the connection's own statements. */
 export interface Int8Source {

@@ -180,27 +180,13 @@ export class SqliteReadPool {
 
   /**
    * One search's store part on one worker, in one round trip: the worker looks for keyword
-   * candidates at once and finishes when the query vector, sent after the call, comes. It goes to
-   * the owner's worker (`ownersWorker`) unless that one is busier than another.
+   * candidates at once and finishes when the query vector, sent after the call, comes.
    */
   searchCandidates(query: CandidateQuery): Promise<CandidateSet> {
     if (this.closing) return Promise.reject(new Error('store is not open'));
     const { vector, ...rest } = query;
     const call = { kind: 'call' as const, id: this.nextId++, method: 'searchCandidates' as const, args: [rest] };
-    return this.ownersWorker(rest.scope.tenant, rest.scope.userId).send(call, vector) as Promise<CandidateSet>;
-  }
-
-  /**
-   * Each owner's searches go to one worker while it is no busier than the least busy one by more
-   * than OWNER_AFFINITY_SLACK calls: a worker keeps the owners it searched in memory (their int8
-   * vectors and keyword postings, int8-cache.ts and keyword-cache.ts), and owners spread over all
-   * the workers are each held once instead of once per worker, so the same memory holds twice the
-   * owners with two workers. A busy owner's searches still spread over every core.
-   */
-  private ownersWorker(tenant: string, userId: string): ReadWorker {
-    const home = this.workers[ownerHash(tenant, userId) % this.workers.length] as ReadWorker;
-    const least = this.leastBusy();
-    return home.pending.size <= least.pending.size + OWNER_AFFINITY_SLACK ? home : least;
+    return this.leastBusy().send(call, vector) as Promise<CandidateSet>;
   }
 
   /**
@@ -238,15 +224,4 @@ export class SqliteReadPool {
       (stage, seconds) => this.stageListener?.(stage, seconds),
     );
   }
-}
-
-/** Calls a worker may have waiting beyond the least busy one's and still get its own owners' searches. */
-const OWNER_AFFINITY_SLACK = 1;
-
-/** A stable hash of an owner (FNV-1a over its tenant and user): which worker is its own. */
-function ownerHash(tenant: string, userId: string): number {
-  let hash = 0x811c9dc5;
-  const key = `${tenant}\u001f${userId}`;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }
