@@ -135,7 +135,7 @@ export const MemoryApiEnv = z
     RANK_TURN_CONTEXT_WEIGHT: env.number(DEFAULT_KEYWORD_RANKING.contextWeight, 0, 1),
     SEARCH_DEADLINE_MS: env.int(3000, 1),
     /** `min_score` of a search that sends none: results below it are not relevant enough to return. */
-    SEARCH_MIN_SCORE: env.number(0.05, 0, 1),
+    SEARCH_MIN_SCORE: env.number(0.03, 0, 1),
     /** A search waits this long for its query vector, then answers keyword results with `dense_skipped`. */
     SEARCH_EMBED_TIMEOUT_MS: env.int(1000, 1),
     /** After the embedder failed or timed out, searches skip it this long before one tries again. */
