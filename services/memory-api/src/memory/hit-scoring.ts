@@ -21,6 +21,8 @@ export interface HitEvidence {
   turn?: { focus: number };
   /** A stored fact's weight for a question about a relative (relations.ts); 1 or absent otherwise. */
   about?: number;
+  /** A stored fact that says what the person a question asks about does, for a question asking it (occupations.ts). */
+  occupation?: boolean;
 }
 
 /** What is the same for every candidate of one search. */
@@ -52,9 +54,10 @@ export function scoreHit(
   const similarityShare = evidence.turn ? ranking.turnDenseWeight : 1;
   const dense = query.dense ? similarityShare * denseRelevance(evidence.similarity, query.background, ranking) : 0;
   // A relation weight above 1 may lift a fact past the scale's top: relevance stays 0..1.
+  const fused = fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword);
   const relevance = Math.min(
     1,
-    fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword) *
+    (evidence.occupation ? Math.max(fused, ranking.occupationMatch) : fused) *
       (evidence.turn?.focus ?? 1) *
       (evidence.about ?? 1),
   );

@@ -12,6 +12,7 @@ import { queryKeywordTokens } from '@hindsight/text';
 import { fitToBudget, renderContext } from './context.ts';
 import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
 import { answeredHit, type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
+import { asksForOccupation, statesOccupation } from './occupations.ts';
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
@@ -131,6 +132,7 @@ async function searchMemories(
   const records = candidates.records.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
   const askedAbout = relationsNamed(request.query);
+  const asksOccupation = deps.settings.ranking.occupationMatch > 0 && asksForOccupation(request.query);
   const { relationAbout, relationOther, relationOwner } = deps.settings.ranking;
   // "Who does she walk with?" asks for a person: a fact about a relative is no answer about someone else.
   const relationWeights = {
@@ -166,7 +168,14 @@ async function searchMemories(
       decayWeight: record.decay_weight,
     };
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
-    else if (askedAbout.all.size > 0 || relationOwner > 0) evidence.about = aboutOf(record);
+    else {
+      if (askedAbout.all.size > 0 || relationOwner > 0) evidence.about = aboutOf(record);
+      // A job statement about whom the question asks: the relative it names, or else the user.
+      if (asksOccupation && statesOccupation(record.content)) {
+        const about = evidence.about ?? 1;
+        evidence.occupation = askedAbout.all.size > 0 ? about > 1 : about >= 1;
+      }
+    }
     return evidence;
   };
   // The best facts' similarity blended with their words' alignment with the query (word-alignment.ts).
