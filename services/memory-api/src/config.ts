@@ -96,8 +96,8 @@ export const MemoryApiEnv = z
     RANK_RELATION_OTHER: env.number(DEFAULT_RANKING.relationOther, 0, 1),
     /** A question naming no relative: a fact about a relative counts this share less. */
     RANK_RELATION_OWNER: env.number(DEFAULT_RANKING.relationOwner, 0, 1),
-    /** A question asking what someone does for a living: a fact saying what someone does has at least this relevance (0: off). */
-    RANK_OCCUPATION_MATCH: env.number(DEFAULT_RANKING.occupationMatch, 0, 1),
+    /** A question asking what someone does for a living or what unpaid work: a fact stating it has at least this relevance (0: off). */
+    RANK_ASKED_KIND_MATCH: env.number(DEFAULT_RANKING.askedKindMatch, 0, 1),
     /** Shares of the score's adjustment by confidence and recency (the rest is relevance alone). */
     RANK_CONFIDENCE_WEIGHT: env.number(DEFAULT_RANKING.confidence, 0, 0.5),
     RANK_RECENCY_WEIGHT: env.number(DEFAULT_RANKING.recency, 0, 0.5),

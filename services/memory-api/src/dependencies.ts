@@ -119,7 +119,7 @@ export async function openDependencies(config: MemoryApiConfig, log: Logger): Pr
             relationAbout: config.RANK_RELATION_ABOUT,
             relationOther: config.RANK_RELATION_OTHER,
             relationOwner: config.RANK_RELATION_OWNER,
-            occupationMatch: config.RANK_OCCUPATION_MATCH,
+            askedKindMatch: config.RANK_ASKED_KIND_MATCH,
             confidence: config.RANK_CONFIDENCE_WEIGHT,
             recency: config.RANK_RECENCY_WEIGHT,
             recencyHalfLifeDays: config.RANK_RECENCY_DAYS,

@@ -21,8 +21,10 @@ export interface HitEvidence {
   turn?: { focus: number };
   /** A stored fact's weight for a question about a relative (relations.ts); 1 or absent otherwise. */
   about?: number;
-  /** A stored fact that says what the person a question asks about does, for a question asking it (occupations.ts). */
-  occupation?: boolean;
+  /** A stored fact stating the kind of answer a question asks for, of the person it asks about (asked-kinds.ts). */
+  statesAskedKind?: boolean;
+  /** A stored fact stating only a kind that does not answer it (a job, for a question about unpaid work). */
+  statesOtherKind?: boolean;
 }
 
 /** What is the same for every candidate of one search. */
@@ -57,7 +59,11 @@ export function scoreHit(
   const fused = fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword);
   const relevance = Math.min(
     1,
-    (evidence.occupation ? Math.max(fused, ranking.occupationMatch) : fused) *
+    (evidence.statesAskedKind
+      ? Math.max(fused, ranking.askedKindMatch)
+      : evidence.statesOtherKind
+        ? fused * (1 - ranking.askedKindMatch)
+        : fused) *
       (evidence.turn?.focus ?? 1) *
       (evidence.about ?? 1),
   );

@@ -46,10 +46,11 @@ export interface RankingWeights {
   /** A question that names no relative asks about the user: a fact about a relative counts this share less. */
   relationOwner: number;
   /**
-   * A question asking what someone does for a living (occupations.ts): a fact saying what someone
-   * does, however the job is named, has at least this relevance before the relation weight.
+   * A question asking for a kind of answer facts state in words of their own (asked-kinds.ts: what
+   * someone does for a living, unpaid work): a fact stating it, however the job or the cause is
+   * named, has at least this relevance before the relation weight.
    */
-  occupationMatch: number;
+  askedKindMatch: number;
   /** Shares of the adjustment: score = relevance × ((1 − c − r) + c·confidence + r·recency) × category × decay. */
   confidence: number;
   recency: number;
@@ -70,7 +71,7 @@ export const DEFAULT_RANKING: RankingWeights = {
   relationAbout: 0.6,
   relationOther: 0.35,
   relationOwner: 0.2,
-  occupationMatch: 0.3,
+  askedKindMatch: 0.3,
   confidence: 0.1,
   recency: 0.1,
   recencyHalfLifeDays: 30,

@@ -9,10 +9,10 @@ import {
   splitMemoryTypes,
 } from '@hindsight/memory-model';
 import { queryKeywordTokens } from '@hindsight/text';
+import { askedKinds, kindsApartFrom, statesAnyKind } from './asked-kinds.ts';
 import { fitToBudget, renderContext } from './context.ts';
 import { type DialogueFocusWeights, dialogueFocus } from './dialogue-focus.ts';
 import { answeredHit, type HitEvidence, type QueryEvidence, type Ranked, roundScore, scoreHit } from './hit-scoring.ts';
-import { asksForOccupation, statesOccupation } from './occupations.ts';
 import { QueryEmbedding, type QueryEmbeddingSettings } from './query-embedding.ts';
 import type { RankingWeights, SimilarityBackground } from './ranking.ts';
 import { collapseRedundant, type RedundancySettings } from './redundancy.ts';
@@ -132,7 +132,8 @@ async function searchMemories(
   const records = candidates.records.filter((r) => wantsCategory(request, r.category));
   const focus = dialogueFocus(request.query, records, deps.settings.dialogueFocus);
   const askedAbout = relationsNamed(request.query);
-  const asksOccupation = deps.settings.ranking.occupationMatch > 0 && asksForOccupation(request.query);
+  const asked = deps.settings.ranking.askedKindMatch > 0 ? askedKinds(request.query) : [];
+  const apart = kindsApartFrom(asked);
   const { relationAbout, relationOther, relationOwner } = deps.settings.ranking;
   // "Who does she walk with?" asks for a person: a fact about a relative is no answer about someone else.
   const relationWeights = {
@@ -170,11 +171,11 @@ async function searchMemories(
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
     else {
       if (askedAbout.all.size > 0 || relationOwner > 0) evidence.about = aboutOf(record);
-      // A job statement about whom the question asks: the relative it names, or else the user.
-      if (asksOccupation && statesOccupation(record.content)) {
+      // Stated of whom the question asks: the relative it names, or else the user.
+      if (asked.length > 0 && statesAnyKind(record.content, asked)) {
         const about = evidence.about ?? 1;
-        evidence.occupation = askedAbout.all.size > 0 ? about > 1 : about >= 1;
-      }
+        evidence.statesAskedKind = askedAbout.all.size > 0 ? about > 1 : about >= 1;
+      } else if (apart.length > 0 && statesAnyKind(record.content, apart)) evidence.statesOtherKind = true;
     }
     return evidence;
   };

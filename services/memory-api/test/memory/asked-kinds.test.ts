@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForOccupation, statesOccupation } from '../../src/memory/occupations.ts';
+import { askedKinds, statesAnyKind } from '../../src/memory/asked-kinds.ts';
 
 describe('questions asking what someone does for a living', () => {
   it.each([
@@ -16,7 +16,7 @@ describe('questions asking what someone does for a living', () => {
     '她是做什么生意的？',
     '他以前靠什么吃饭？',
   ])('asks: %s', (question) => {
-    expect(asksForOccupation(question)).toBe(true);
+    expect(askedKinds(question)).toEqual(['occupation']);
   });
 
   it.each([
@@ -28,7 +28,7 @@ describe('questions asking what someone does for a living', () => {
     '我有什么职业规划？',
     '她家有宠物吗？',
   ])('does not ask: %s', (question) => {
-    expect(asksForOccupation(question)).toBe(false);
+    expect(askedKinds(question)).toEqual([]);
   });
 });
 
@@ -46,7 +46,7 @@ describe('facts saying what someone does, whatever the job is called', () => {
     '王建国是跑长途的货车司机，主要跑成都到拉萨这条线。',
     '黄秀英退休前在广州一所小学教了三十五年语文。',
   ])('states: %s', (fact) => {
-    expect(statesOccupation(fact)).toBe(true);
+    expect(statesAnyKind(fact, ['occupation'])).toBe(true);
   });
 
   it.each([
@@ -57,6 +57,36 @@ describe('facts saying what someone does, whatever the job is called', () => {
     '她养了一只叫“煤球”的黑猫。',
     '我对芒果过敏，一吃嘴巴就肿。',
   ])('does not state: %s', (fact) => {
-    expect(statesOccupation(fact)).toBe(false);
+    expect(statesAnyKind(fact, ['occupation', 'volunteering'])).toBe(false);
   });
+});
+
+describe('unpaid work: asked and stated in words of their own', () => {
+  it.each([
+    'Does he do any charity work?',
+    'Does she do any unpaid work?',
+    'do I do any community stuff?',
+    '她做过公益吗？',
+    '他退了以后还做什么义务的事？',
+  ])('asks: %s', (question) => {
+    expect(askedKinds(question)).toEqual(['volunteering']);
+  });
+
+  it.each([
+    'Lucia volunteers at a food bank on Saturday mornings.',
+    'one saturday a month i do free cover-ups for ppl w self harm scars',
+    'i help run a free coding club for disabled teens at the library on saturdays',
+    'I coach an under-9s rugby team on Wednesday evenings.',
+    '她在社区当志愿者，疫情那几年负责给独居老人送菜。',
+    '他每周六上午在社区活动室给初中生免费补习物理。',
+  ])('states: %s', (fact) => {
+    expect(statesAnyKind(fact, ['volunteering'])).toBe(true);
+  });
+
+  it.each(['I have some free time on Sundays.', 'She works as a nurse in Leeds.', '我在上海送外卖。'])(
+    'does not state: %s',
+    (fact) => {
+      expect(statesAnyKind(fact, ['volunteering'])).toBe(false);
+    },
+  );
 });

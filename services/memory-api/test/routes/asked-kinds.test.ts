@@ -3,10 +3,10 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
  * Issue 11.3 through /retrieve on the real app (SQLite file, Redis, the built-in embedder): a
- * question asking what someone does for a living finds the fact that says it, however the job is
- * named ("air traffic controller", "ferry master", "writes code", 送外卖), above a relative's job and
- * the person's other facts. The same facts and questions are asked of an app with the floor off
- * (`RANK_OCCUPATION_MATCH=0`), where the built-in embedder does not know these jobs.
+ * question asking what someone does for a living, or what unpaid work, finds the fact that says it,
+ * however the job is named ("air traffic controller", "ferry master", "writes code", 送外卖, "free
+ * cover-ups"), above a relative's job and the person's other facts. The same facts and questions are asked of an app with the floor off
+ * (`RANK_ASKED_KIND_MATCH=0`), where the built-in embedder does not know these jobs.
  */
 const PEOPLE: ReadonlyArray<{ user: string; job: string; question: string; others: string[] }> = [
   {
@@ -33,6 +33,12 @@ const PEOPLE: ReadonlyArray<{ user: string; job: string; question: string; other
     question: '我现在靠什么谋生？',
     others: ['我老婆在老家当老师。', '我老家在河南周口。', '我每天早上喝一杯豆浆。'],
   },
+  {
+    user: 'rafa',
+    job: 'one saturday a month i do free cover-ups for people with scars',
+    question: 'Does he do any charity work?',
+    others: ['i work at a tattoo studio in Lisbon', 'my cousin Leo lives in Porto', 'i skate on sundays'],
+  },
 ];
 
 async function placedFirst(t: TestApp): Promise<string[]> {
@@ -53,7 +59,7 @@ let withFloor: TestApp;
 let withoutFloor: TestApp;
 
 beforeAll(async () => {
-  [withFloor, withoutFloor] = await Promise.all([startTestApp(), startTestApp({ RANK_OCCUPATION_MATCH: '0' })]);
+  [withFloor, withoutFloor] = await Promise.all([startTestApp(), startTestApp({ RANK_ASKED_KIND_MATCH: '0' })]);
   for (const t of [withFloor, withoutFloor]) {
     for (const person of PEOPLE) {
       for (const content of [person.job, ...person.others]) {
@@ -71,8 +77,8 @@ afterAll(async () => {
   await Promise.all([withFloor?.close(), withoutFloor?.close()]);
 });
 
-describe('questions about what someone does for a living', () => {
-  it("put the person's job statement first, whatever the job is called", async () => {
+describe('questions about what someone does for a living, or for nothing', () => {
+  it("put the person's statement first, whatever the job or the cause is called", async () => {
     expect(await placedFirst(withFloor)).toEqual(PEOPLE.map((p) => p.user));
   });
 
