@@ -4,12 +4,13 @@
  * "I'm an air traffic controller at Heathrow", "Rafael writes code for a bank", "我在上海送外卖",
  * whose job titles the embedder's answer kinds do not know (it knows "nurse" and "fisherman", not
  * "ferry master" or "line cook"); "Does he do any charity work?" by "one saturday a month i do free
- * cover-ups", "她做过公益吗？" by "每个月去一次流浪动物救助站帮忙". A search lifts such a fact to a
+ * cover-ups", "她做过公益吗？" by "每个月去一次流浪动物救助站帮忙"; "When does she turn a year older?"
+ * by "Aroha's birthday is on 2 August", 她哪天过寿？ by 她的生日是农历八月十五. A search lifts such a fact to a
  * modest relevance for such a question (search.ts, `RankingWeights.askedKindMatch`); which person
  * it is about is weighed as for any fact (relations.ts). General phrasing, EN and ZH, not tuned
  * to any dataset.
  */
-export type AskedKind = 'occupation' | 'volunteering';
+export type AskedKind = 'occupation' | 'volunteering' | 'birthday';
 
 interface KindPhrasing {
   asks: { en: RegExp; zh: RegExp };
@@ -76,6 +77,34 @@ const KINDS: Readonly<Record<AskedKind, KindPhrasing>> = {
       zh: /志愿者|义工|公益|义务|免费(?:给|帮|补习|教|辅导|做)|救助站|捐(?:款|钱|物|血)/u,
     },
   },
+  birthday: {
+    asks: {
+      en: anyOf([
+        String.raw`\b(?:birthday|bday|b-day|birth ?date|date of birth|dob)\b`,
+        String.raw`\bmany happy returns\b`,
+        String.raw`\bturns? (?:a year older|\d{1,3}|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b`,
+        String.raw`\bwhen (?:was|were) (?:he|she|i|they|you) born\b`,
+        String.raw`\bhow old\b`,
+      ]),
+      zh: /生日|过寿|做寿|哪天出生|哪年出生|几岁|多大了|多大年纪|多大岁数|今年多大|多少岁|年纪|属什么/u,
+    },
+    apartFrom: [],
+    asksElse: {
+      // A party or a present is another question, and so is the age of a thing ("How old is our home?").
+      en: /\b(?:party|parties|present|presents|gift|gifts|cake|wants?|celebrat\w*|house|home|flat|apartment|car|building|dog|cat|pet)\b/iu,
+      zh: /派对|礼物|蛋糕|想要|庆祝|房子|车|狗|猫/u,
+    },
+    states: {
+      en: anyOf([
+        String.raw`\b(?:birthday|bday|b-day)\b`,
+        String.raw`\bborn (?:on|in)\b`,
+        String.raw`\bturn(?:s|ed)? \d{1,3}\b`,
+        String.raw`\b(?:i'?m|im|i am|he'?s|she'?s|is) \d{1,3}\b(?! (?:minutes?|km|miles?|kg|percent|%))`,
+        String.raw`\b\d{1,3} years? old\b`,
+      ]),
+      zh: /生日|生于|出生|\d{2,4}年的|[零一二三四五六七八九〇]{2}年的|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|\d{1,3}岁|[一二三四五六七八九十]{1,3}岁/u,
+    },
+  },
 };
 
 const HAN = /\p{Script=Han}/u;
@@ -90,7 +119,7 @@ export function askedKinds(question: string): AskedKind[] {
   });
 }
 
-/** Whether a fact states one of these kinds (what someone does for a living, unpaid work they do). */
+/** Whether a fact states one of these kinds (what someone does for a living, unpaid work they do, a birthday or age). */
 export function statesAnyKind(text: string, kinds: readonly AskedKind[]): boolean {
   const language = HAN.test(text) ? 'zh' : 'en';
   return kinds.some((kind) => KINDS[kind].states[language].test(text));

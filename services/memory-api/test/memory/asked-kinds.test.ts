@@ -90,3 +90,37 @@ describe('unpaid work: asked and stated in words of their own', () => {
     },
   );
 });
+
+describe('birthdays and ages: asked and stated in words of their own', () => {
+  it.each([
+    'When does she turn a year older?',
+    'When should you wish me many happy returns?',
+    'how old am i?',
+    'When do I turn twenty?',
+    '她哪天过寿？',
+    '我几岁了？',
+  ])('asks: %s', (question) => {
+    expect(askedKinds(question)).toEqual(['birthday']);
+  });
+
+  it.each(['What does she want for her birthday?', 'Where is the birthday party?'])('does not ask: %s', (question) => {
+    expect(askedKinds(question)).toEqual([]);
+  });
+
+  it.each([
+    "Aroha's birthday is on 2 August.",
+    'im 26, bday is june 9th',
+    'He was born in 1962 in Cork.',
+    '黄秀英的生日是农历八月十五，正好是中秋节。',
+    '我是95年的，属猪。',
+  ])('states: %s', (fact) => {
+    expect(statesAnyKind(fact, ['birthday'])).toBe(true);
+  });
+
+  it.each(['The train was delayed by 20 minutes.', 'She runs 10 km on Sundays.', '我每天早上喝一杯豆浆。'])(
+    'does not state: %s',
+    (fact) => {
+      expect(statesAnyKind(fact, ['birthday'])).toBe(false);
+    },
+  );
+});
