@@ -21,10 +21,11 @@ export interface HitEvidence {
   turn?: { focus: number };
   /** A stored fact's weight for a question about a relative (relations.ts); 1 or absent otherwise. */
   about?: number;
-  /** A stored fact stating the kind of answer a question asks for, of the person it asks about (asked-kinds.ts). */
-  statesAskedKind?: boolean;
-  /** A stored fact stating only a kind that does not answer it (a job, for a question about unpaid work). */
-  statesOtherKind?: boolean;
+  /**
+   * A stored fact that states the kind of answer the question asks for, of the person it asks about
+   * (`stated`), or states only a kind that is no answer to it (`other`: a job, for unpaid work; asked-kinds.ts).
+   */
+  askedKind?: 'stated' | 'other';
 }
 
 /** What is the same for every candidate of one search. */
@@ -56,14 +57,9 @@ export function scoreHit(
   const similarityShare = evidence.turn ? ranking.turnDenseWeight : 1;
   const dense = query.dense ? similarityShare * denseRelevance(evidence.similarity, query.background, ranking) : 0;
   // A relation weight above 1 may lift a fact past the scale's top: relevance stays 0..1.
-  const fused = fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword);
   const relevance = Math.min(
     1,
-    (evidence.statesAskedKind
-      ? Math.max(fused, ranking.askedKindMatch)
-      : evidence.statesOtherKind
-        ? fused * (1 - ranking.askedKindMatch)
-        : fused) *
+    byAskedKind(fuseRelevance(dense, evidence.keyword, ranking, query.bestKeyword), evidence.askedKind, ranking) *
       (evidence.turn?.focus ?? 1) *
       (evidence.about ?? 1),
   );
@@ -116,4 +112,11 @@ export function answeredHit(ranked: Ranked): SearchHit {
 /** Scores and timings as answered: four decimals. */
 export function roundScore(value: number): number {
   return Math.round(value * 10_000) / 10_000;
+}
+
+/** A fact stating the asked kind has at least `askedKindMatch`; one stating only another kind that share less. */
+function byAskedKind(relevance: number, kind: HitEvidence['askedKind'], ranking: RankingWeights): number {
+  if (kind === 'stated') return Math.max(relevance, ranking.askedKindMatch);
+  if (kind === 'other') return relevance * (1 - ranking.askedKindMatch);
+  return relevance;
 }

@@ -142,15 +142,16 @@ async function searchMemories(
     owner: asksForAPerson(request.query) ? 0 : relationOwner,
   };
   // A record is scored up to three times (first ranking, keyword-only rescoring, word alignment): its text is read once.
-  const weighedAbout = new Map<string, number>();
-  const aboutOf = (record: CandidateRecord): number => {
-    let weight = weighedAbout.get(record.id);
-    if (weight === undefined) {
-      weight = relationWeight(askedAbout, relationsNamed(record.content), relationWeights);
-      weighedAbout.set(record.id, weight);
+  const aboutOf = oncePerRecord((record) =>
+    relationWeight(askedAbout, relationsNamed(record.content), relationWeights),
+  );
+  // Stated of whom the question asks (the relative it names, or else the user), or only a kind that is no answer.
+  const askedKindOf = oncePerRecord((record, about: number): HitEvidence['askedKind'] => {
+    if (asked.length > 0 && statesAnyKind(record.content, asked)) {
+      return (askedAbout.all.size > 0 ? about > 1 : about >= 1) ? 'stated' : undefined;
     }
-    return weight;
-  };
+    return apart.length > 0 && statesAnyKind(record.content, apart) ? 'other' : undefined;
+  });
 
   const query: QueryEvidence = {
     now,
@@ -171,11 +172,8 @@ async function searchMemories(
     if (isSessionTurn(record)) evidence.turn = { focus: focus?.(record) ?? 1 };
     else {
       if (askedAbout.all.size > 0 || relationOwner > 0) evidence.about = aboutOf(record);
-      // Stated of whom the question asks: the relative it names, or else the user.
-      if (asked.length > 0 && statesAnyKind(record.content, asked)) {
-        const about = evidence.about ?? 1;
-        evidence.statesAskedKind = askedAbout.all.size > 0 ? about > 1 : about >= 1;
-      } else if (apart.length > 0 && statesAnyKind(record.content, apart)) evidence.statesOtherKind = true;
+      const askedKind = askedKindOf(record, evidence.about ?? 1);
+      if (askedKind) evidence.askedKind = askedKind;
     }
     return evidence;
   };
@@ -268,6 +266,19 @@ async function searchMemories(
     timed_out: deadline.timedOut,
     dense_skipped: queryVector === undefined,
     took_ms: roundScore(performance.now() - started),
+  };
+}
+
+/** `read` of a record, computed on its first call and answered from then on (by record id, for one search). */
+function oncePerRecord<T, A extends unknown[]>(
+  read: (record: CandidateRecord, ...args: A) => T,
+): (record: CandidateRecord, ...args: A) => T {
+  const known = new Map<string, T>();
+  return (record, ...args) => {
+    if (known.has(record.id)) return known.get(record.id) as T;
+    const value = read(record, ...args);
+    known.set(record.id, value);
+    return value;
   };
 }
 

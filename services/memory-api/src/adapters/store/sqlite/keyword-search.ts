@@ -577,9 +577,9 @@ function tokenCounts(terms: string, contextCode: number): { own: number; context
 /**
  * Reads a search's matches by rowid, each once, with their terms counted: `read` the rows that
  * pass the search's filters (rows and terms together, from the file); `count` every match's terms
- * alone, whose rows `passingBestFirst` checks later, only for the matches that may reach the top k. The terms come from
- * the owner's entries held in memory (keyword-cache.ts) when the connection holds them, from
- * `memory_keyword_terms` otherwise.
+ * alone, whose rows `passingBestFirst` checks later, only for the matches that may reach the top k.
+ * The terms come from the owner's entries held in memory (keyword-cache.ts) when the connection
+ * holds them, from `memory_keyword_terms` otherwise.
  */
 class MatchReader {
   private readonly seen = new Set<number>();
@@ -677,7 +677,7 @@ class MatchReader {
   }
 
   /** The ids of those of `rowids` whose memories pass the search's filters. */
-  passing(rowids: readonly number[]): Map<number, string> {
+  private passing(rowids: readonly number[]): Map<number, string> {
     const rows = this.passingOf.all(JSON.stringify(rowids), ...this.params) as Array<{ rowid: number; id: string }>;
     return new Map(rows.map(({ rowid, id }) => [rowid, id]));
   }
